@@ -1,0 +1,13 @@
+from django.apps import AppConfig
+from django.db.models.signals import post_migrate
+
+
+class ClaimsConfig(AppConfig):
+    name = "claims"
+
+    def ready(self):
+        from claims.editors import ensure_editors_group
+
+        # Runs after every migrate, once this app's permissions exist, so the
+        # group always carries the permissions of every curated model.
+        post_migrate.connect(ensure_editors_group, sender=self)

@@ -1,0 +1,64 @@
+from django.contrib import admin
+from django.db.models import Count
+
+from claims.admin import ClaimInline
+from episodes.models import Episode, Podcast, Speaker, Status
+
+
+@admin.register(Podcast)
+class PodcastAdmin(admin.ModelAdmin):
+    list_display = ("name", "slug", "website_url")
+    search_fields = ("name",)
+    prepopulated_fields = {"slug": ("name",)}
+
+
+@admin.register(Speaker)
+class SpeakerAdmin(admin.ModelAdmin):
+    list_display = ("name", "description", "claim_total")
+    search_fields = ("name", "description")
+    prepopulated_fields = {"slug": ("name",)}
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(claim_total=Count("claims"))
+
+    @admin.display(description="claims (all statuses)", ordering="claim_total")
+    def claim_total(self, speaker):
+        return speaker.claim_total
+
+
+@admin.register(Episode)
+class EpisodeAdmin(admin.ModelAdmin):
+    list_display = ("title", "podcast", "air_date", "status", "claim_total")
+    list_filter = ("status", "podcast")
+    list_select_related = ("podcast",)
+    search_fields = ("title", "podcast__name")
+    date_hierarchy = "air_date"
+    autocomplete_fields = ("podcast",)
+    prepopulated_fields = {"slug": ("title",)}
+    readonly_fields = ("created_at", "updated_at")
+    fieldsets = (
+        (None, {"fields": ("podcast", "title", "slug", "air_date", "status")}),
+        ("Source", {"fields": ("original_url", "audio_url")}),
+        ("Text", {"fields": ("summary", "transcript"), "classes": ("collapse",)}),
+        ("History", {"fields": ("created_at", "updated_at"), "classes": ("collapse",)}),
+    )
+    inlines = (ClaimInline,)
+    actions = ("publish", "unpublish")
+    show_full_result_count = False
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(claim_total=Count("claims"))
+
+    @admin.display(description="claims", ordering="claim_total")
+    def claim_total(self, episode):
+        return episode.claim_total
+
+    @admin.action(description="Publish selected episodes", permissions=("change",))
+    def publish(self, request, queryset):
+        updated = queryset.update(status=Status.PUBLISHED)
+        self.message_user(request, f"Published {updated} episode(s).")
+
+    @admin.action(description="Unpublish selected episodes", permissions=("change",))
+    def unpublish(self, request, queryset):
+        updated = queryset.update(status=Status.DRAFT)
+        self.message_user(request, f"Unpublished {updated} episode(s).")

@@ -1,0 +1,179 @@
+from django.core.exceptions import ValidationError
+from django.core.validators import URLValidator
+from django.db import models
+from django.db.models import Count, Q
+from django.urls import reverse
+
+
+class Status(models.TextChoices):
+    DRAFT = "draft", "Draft"
+    PUBLISHED = "published", "Published"
+
+
+def protect_published(collector, field, sub_objs, using):
+    """on_delete: refuse to delete anything published, cascade to drafts.
+
+    A draft may go with its parent; a published record never disappears by
+    accident. The admin turns the ProtectedError into its "cannot delete" page.
+    """
+    published = sub_objs.filter(status=Status.PUBLISHED)
+    if published.exists():
+        raise models.ProtectedError(
+            f"Cannot delete: published {field.model._meta.verbose_name_plural} rely on it "
+            f"({field.model._meta.label}.{field.name}).",
+            set(published),
+        )
+    models.CASCADE(collector, field, sub_objs, using)
+
+
+class PodcastQuerySet(models.QuerySet):
+    def with_public_counts(self):
+        """Annotate `episode_count` and `claim_count`, counting only what is public."""
+        from claims.models import Claim
+
+        return self.annotate(
+            episode_count=Count("episodes", filter=Episode.public_q("episodes__"), distinct=True),
+            claim_count=Count(
+                "episodes__claims", filter=Claim.public_q("episodes__claims__"), distinct=True
+            ),
+        )
+
+    def in_public_record(self):
+        """Podcasts with at least one published episode."""
+        return self.with_public_counts().filter(episode_count__gt=0)
+
+
+class Podcast(models.Model):
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=200, unique=True, help_text="Used in this podcast's URLs.")
+    description = models.TextField(blank=True)
+    website_url = models.URLField("website", max_length=500, blank=True)
+    feed_url = models.URLField("feed URL", max_length=500, blank=True)
+
+    objects = PodcastQuerySet.as_manager()
+
+    class Meta:
+        ordering = ("name",)
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("episodes:podcast_detail", kwargs={"slug": self.slug})
+
+
+class SpeakerQuerySet(models.QuerySet):
+    def in_public_record(self):
+        """Speakers with at least one public claim, annotated with `claim_count`."""
+        from claims.models import Claim
+
+        return self.annotate(
+            claim_count=Count("claims", filter=Claim.public_q(prefix="claims__"))
+        ).filter(claim_count__gt=0)
+
+
+class Speaker(models.Model):
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=200, unique=True, help_text="Used in this speaker's URL.")
+    description = models.CharField(
+        max_length=300,
+        blank=True,
+        help_text="A short description or affiliation, e.g. 'Founder of Example Labs'.",
+    )
+    links = models.TextField(
+        blank=True, help_text="Public pages about this person (website, profile), one URL per line."
+    )
+
+    objects = SpeakerQuerySet.as_manager()
+
+    class Meta:
+        ordering = ("name",)
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("episodes:speaker_detail", kwargs={"slug": self.slug})
+
+    @property
+    def link_list(self):
+        return [line.strip() for line in self.links.splitlines() if line.strip()]
+
+    def clean(self):
+        validate = URLValidator(schemes=("http", "https"))
+        for link in self.link_list:
+            try:
+                validate(link)
+            except ValidationError:
+                raise ValidationError({"links": f"“{link}” is not a web address."}) from None
+
+
+class EpisodeQuerySet(models.QuerySet):
+    def published(self):
+        return self.filter(Episode.public_q())
+
+    def with_public_counts(self):
+        """Annotate `claim_count` and `people_count` (identified speakers) from public claims."""
+        from claims.models import Attribution, Claim
+
+        public = Claim.public_q(prefix="claims__")
+        return self.annotate(
+            claim_count=Count("claims", filter=public, distinct=True),
+            people_count=Count(
+                "claims__speaker",
+                filter=public & Q(claims__attribution=Attribution.IDENTIFIED),
+                distinct=True,
+            ),
+        )
+
+
+class Episode(models.Model):
+    podcast = models.ForeignKey(
+        Podcast, on_delete=protect_published, related_name="episodes", help_text="The publisher."
+    )
+    title = models.CharField(max_length=300)
+    slug = models.SlugField(max_length=200, help_text="Unique within the podcast.")
+    air_date = models.DateField()
+    original_url = models.URLField(
+        "original episode URL", max_length=500, help_text="The episode on its publisher's site."
+    )
+    audio_url = models.URLField("audio URL", max_length=1000, blank=True)
+    summary = models.TextField(blank=True)
+    transcript = models.TextField(blank=True)
+    status = models.CharField(
+        max_length=10,
+        choices=Status.choices,
+        default=Status.DRAFT,
+        help_text="Only published episodes, and their published claims, are public.",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = EpisodeQuerySet.as_manager()
+
+    class Meta:
+        ordering = ("-air_date", "title")
+        constraints = [
+            models.UniqueConstraint(fields=("podcast", "slug"), name="episode_slug_unique_per_podcast"),
+            models.CheckConstraint(
+                condition=Q(status__in=Status.values), name="episode_status_valid"
+            ),
+        ]
+        indexes = [
+            # All source episodes: published episodes, newest first.
+            models.Index(fields=("status", "-air_date"), name="episode_status_air_date"),
+        ]
+
+    def __str__(self):
+        return self.title
+
+    def get_absolute_url(self):
+        return reverse(
+            "episodes:episode_detail",
+            kwargs={"podcast_slug": self.podcast.slug, "slug": self.slug},
+        )
+
+    @staticmethod
+    def public_q(prefix=""):
+        """The condition for a public episode, usable across a relation (`prefix="episodes__"`)."""
+        return Q(**{f"{prefix}status": Status.PUBLISHED})

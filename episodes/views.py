@@ -1,0 +1,87 @@
+from django.core.paginator import Paginator
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+
+from claims.models import Claim
+from episodes.models import Episode, Podcast, Speaker
+
+EPISODES_PER_PAGE = 25
+SPEAKERS_PER_PAGE = 50
+SPEAKER_CLAIMS_PER_PAGE = 50
+
+
+def page_of(request, queryset, per_page):
+    """The requested page; a malformed or out-of-range ?page= gets the nearest real page."""
+    return Paginator(queryset, per_page).get_page(request.GET.get("page"))
+
+
+def episode_list(request):
+    podcasts = list(Podcast.objects.in_public_record())
+    episodes = Episode.objects.published().with_public_counts().select_related("podcast")
+    podcast_slug = request.GET.get("podcast", "")
+    podcast = next((p for p in podcasts if p.slug == podcast_slug), None)
+    if podcast_slug:
+        episodes = episodes.filter(podcast=podcast) if podcast else episodes.none()
+    return render(
+        request,
+        "episodes/episode_list.html",
+        {
+            "page": page_of(request, episodes, EPISODES_PER_PAGE),
+            "podcasts": podcasts,
+            "podcast": podcast,
+            "unknown_podcast": podcast_slug if podcast_slug and not podcast else "",
+        },
+    )
+
+
+def episode_detail(request, podcast_slug, slug):
+    episode = get_object_or_404(
+        Episode.objects.published().select_related("podcast"), podcast__slug=podcast_slug, slug=slug
+    )
+    claims = Claim.objects.published().filter(episode=episode)
+    ledger = list(claims.select_related("speaker").order_by("number"))
+    return render(
+        request,
+        "episodes/episode_detail.html",
+        {
+            "episode": episode,
+            "claims": ledger,
+            "speakers": sorted({c.speaker for c in ledger if c.is_identified}, key=str),
+            "mix": claims.type_mix(),
+        },
+    )
+
+
+def speaker_list(request):
+    speakers = Speaker.objects.in_public_record().order_by("-claim_count", "name")
+    return render(
+        request, "episodes/speaker_list.html", {"page": page_of(request, speakers, SPEAKERS_PER_PAGE)}
+    )
+
+
+def speaker_detail(request, slug):
+    speaker = get_object_or_404(Speaker, slug=slug)
+    claims = Claim.objects.published().filter(speaker=speaker)
+    page = page_of(request, claims.for_listing().newest_first(), SPEAKER_CLAIMS_PER_PAGE)
+    if not page.paginator.count:
+        raise Http404("Only people in the public record have a page.")
+    return render(
+        request,
+        "episodes/speaker_detail.html",
+        {"speaker": speaker, "page": page, "mix": claims.type_mix()},
+    )
+
+
+def podcast_list(request):
+    return render(
+        request, "episodes/podcast_list.html", {"podcasts": Podcast.objects.in_public_record()}
+    )
+
+
+def podcast_detail(request, slug):
+    podcast = get_object_or_404(Podcast, slug=slug)
+    episodes = podcast.episodes.published().with_public_counts()
+    page = page_of(request, episodes, EPISODES_PER_PAGE)
+    if not page.paginator.count:
+        raise Http404("This podcast has no published episodes.")
+    return render(request, "episodes/podcast_detail.html", {"podcast": podcast, "page": page})

@@ -1,0 +1,28 @@
+from django.contrib import admin
+from django.urls import include, path
+from django.views.generic import TemplateView
+
+from claims.models import TYPE_MEANINGS
+from ledger import views
+
+admin.site.site_header = "Evidence Ledger curation"
+admin.site.site_title = "Evidence Ledger admin"
+admin.site.index_title = "Curate the ledger"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("search/", views.search, name="search"),
+    path(
+        "method/",
+        TemplateView.as_view(template_name="method.html", extra_context={"type_meanings": TYPE_MEANINGS}),
+        name="method",
+    ),
+    path(
+        "how-the-evidence-works/",
+        TemplateView.as_view(template_name="how_the_evidence_works.html"),
+        name="how_it_works",
+    ),
+    path("", include("episodes.urls")),
+    path("", include("claims.urls")),
+    path("admin/", admin.site.urls),
+]
