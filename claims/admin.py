@@ -9,7 +9,18 @@ from episodes.models import Status
 class ClaimForm(forms.ModelForm):
     class Meta:
         model = Claim
-        fields = "__all__"
+        fields = (
+            "episode",
+            "number",
+            "type",
+            "status",
+            "excerpt",
+            "summary",
+            "timestamp",
+            "attribution",
+            "speaker",
+            "unresolved_label",
+        )
         widgets = {
             "excerpt": forms.Textarea(attrs={"rows": 4, "cols": 60}),
             "summary": forms.TextInput(attrs={"size": 40}),
@@ -36,13 +47,17 @@ class ClaimInline(admin.TabularInline):
     show_change_link = True
 
 
-
 @admin.register(Claim)
 class ClaimAdmin(admin.ModelAdmin):
     form = ClaimForm
     list_display = ("label", "type", "short_excerpt", "voice_display", "episode", "status")
     list_display_links = ("label", "short_excerpt")
-    list_filter = ("status", "type", "attribution", ("episode__podcast", admin.RelatedFieldListFilter))
+    list_filter = (
+        "status",
+        "type",
+        "attribution",
+        ("episode__podcast", admin.RelatedFieldListFilter),
+    )
     list_select_related = ("episode", "speaker")
     search_fields = ("excerpt", "speaker__name")
     autocomplete_fields = ("episode", "speaker")

@@ -62,9 +62,7 @@ class ClaimQuerySet(models.QuerySet):
 
 
 class Claim(models.Model):
-    episode = models.ForeignKey(
-        Episode, on_delete=protect_published, related_name="claims"
-    )
+    episode = models.ForeignKey(Episode, on_delete=protect_published, related_name="claims")
     number = models.PositiveIntegerField(
         help_text="Its place in the episode's ledger. Never reused or renumbered: "
         "a claim that is not published leaves a gap."
@@ -106,7 +104,9 @@ class Claim(models.Model):
     class Meta:
         ordering = ("episode", "number")
         constraints = [
-            models.UniqueConstraint(fields=("episode", "number"), name="claim_number_unique_per_episode"),
+            models.UniqueConstraint(
+                fields=("episode", "number"), name="claim_number_unique_per_episode"
+            ),
             models.CheckConstraint(condition=Q(number__gte=1), name="claim_number_positive"),
             models.CheckConstraint(
                 condition=models.lookups.GreaterThan(Length(Trim("excerpt")), 0),
@@ -114,13 +114,19 @@ class Claim(models.Model):
             ),
             models.CheckConstraint(
                 condition=(
-                    Q(attribution=Attribution.IDENTIFIED, speaker__isnull=False, unresolved_label="")
+                    Q(
+                        attribution=Attribution.IDENTIFIED,
+                        speaker__isnull=False,
+                        unresolved_label="",
+                    )
                     | Q(attribution=Attribution.UNRESOLVED, speaker__isnull=True)
                 ),
                 name="claim_attribution_matches_speaker",
             ),
             models.CheckConstraint(condition=Q(type__in=ClaimType.values), name="claim_type_valid"),
-            models.CheckConstraint(condition=Q(status__in=Status.values), name="claim_status_valid"),
+            models.CheckConstraint(
+                condition=Q(status__in=Status.values), name="claim_status_valid"
+            ),
         ]
         indexes = [
             # A speaker's public record: their claims, newest episodes first.
@@ -145,11 +151,13 @@ class Claim(models.Model):
     @staticmethod
     def public_q(prefix=""):
         """The condition for a public claim, usable across a relation (`prefix="claims__"`)."""
-        return Q(**{f"{prefix}status": Status.PUBLISHED, f"{prefix}episode__status": Status.PUBLISHED})
+        return Q(
+            **{f"{prefix}status": Status.PUBLISHED, f"{prefix}episode__status": Status.PUBLISHED}
+        )
 
     @property
     def label(self):
-        """"01", "17": how the ledger names this claim."""
+        """ "01", "17": how the ledger names this claim."""
         return f"{self.number:02d}"
 
     @property

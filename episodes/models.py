@@ -154,7 +154,9 @@ class Episode(models.Model):
     class Meta:
         ordering = ("-air_date", "title")
         constraints = [
-            models.UniqueConstraint(fields=("podcast", "slug"), name="episode_slug_unique_per_podcast"),
+            models.UniqueConstraint(
+                fields=("podcast", "slug"), name="episode_slug_unique_per_podcast"
+            ),
             models.CheckConstraint(
                 condition=Q(status__in=Status.values), name="episode_status_valid"
             ),

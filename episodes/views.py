@@ -55,7 +55,9 @@ def episode_detail(request, podcast_slug, slug):
 def speaker_list(request):
     speakers = Speaker.objects.in_public_record().order_by("-claim_count", "name")
     return render(
-        request, "episodes/speaker_list.html", {"page": page_of(request, speakers, SPEAKERS_PER_PAGE)}
+        request,
+        "episodes/speaker_list.html",
+        {"page": page_of(request, speakers, SPEAKERS_PER_PAGE)},
     )
 
 

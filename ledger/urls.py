@@ -14,7 +14,9 @@ urlpatterns = [
     path("search/", views.search, name="search"),
     path(
         "method/",
-        TemplateView.as_view(template_name="method.html", extra_context={"type_meanings": TYPE_MEANINGS}),
+        TemplateView.as_view(
+            template_name="method.html", extra_context={"type_meanings": TYPE_MEANINGS}
+        ),
         name="method",
     ),
     path(

@@ -39,6 +39,4 @@ def search(request):
             .newest_first()
         )
     page = Paginator(claims, SEARCH_RESULTS_PER_PAGE).get_page(request.GET.get("page"))
-    return render(
-        request, "search.html", {"query": query, "page": page, "too_long": too_long}
-    )
+    return render(request, "search.html", {"query": query, "page": page, "too_long": too_long})

@@ -1,0 +1,24 @@
+import io
+
+import pytest
+from django.core.management import call_command
+
+
+@pytest.fixture
+def demo(db):
+    """The demo ledger, loaded the way `make run` loads it."""
+    call_command("load_demo", stdout=io.StringIO())
+
+
+@pytest.fixture
+def editor(db, django_user_model):
+    """A staff member of the Editors group who is not a superuser."""
+    from django.contrib.auth.models import Group
+
+    from claims.editors import EDITORS_GROUP
+
+    user = django_user_model.objects.create_user(
+        "eddie", password="a-long-test-password", is_staff=True
+    )
+    user.groups.add(Group.objects.get(name=EDITORS_GROUP))
+    return user
