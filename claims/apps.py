@@ -11,3 +11,12 @@ class ClaimsConfig(AppConfig):
         # Runs after every migrate, once this app's permissions exist, so the
         # group always carries the permissions of every curated model.
         post_migrate.connect(ensure_editors_group, sender=self)
+        post_migrate.connect(install_search_index, sender=self)
+
+
+def install_search_index(using="default", **kwargs):
+    from django.db import connections
+
+    from claims import search_index
+
+    search_index.install(connections[using])

@@ -1,3 +1,4 @@
+from django.contrib.postgres.search import SearchVectorField
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Length, Trim
@@ -52,6 +53,13 @@ class ClaimQuerySet(models.QuerySet):
         """Newest episodes first, each episode's claims in ledger order."""
         return self.order_by("-episode__air_date", "episode_id", "number")
 
+    def refresh_search_context(self):
+        """Recompute search_context after a speaker or episode changed (one read, batched writes)."""
+        claims = list(self.select_related("episode", "speaker"))
+        for claim in claims:
+            claim.search_context = claim.compose_search_context()
+        Claim.objects.bulk_update(claims, ["search_context"], batch_size=500)
+
     def type_mix(self):
         """[(type, count)] largest first, ties in the order types are defined."""
         counts = dict(self.order_by().values_list("type").annotate(n=models.Count("pk")))
@@ -96,6 +104,15 @@ class Claim(models.Model):
         null=True, blank=True, help_text="Seconds into the episode where the excerpt starts."
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
+    search_context = models.TextField(
+        blank=True,
+        editable=False,
+        help_text="What search finds besides the excerpt: summary, speaker or label, episode title. "
+        "Kept in step by save() here and by Speaker and Episode when they are renamed.",
+    )
+    # Written by a PostgreSQL trigger from excerpt and search_context (claims/search_index.py);
+    # unused on SQLite, which indexes the same columns in an FTS5 table instead.
+    search_vector = SearchVectorField(null=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -138,6 +155,12 @@ class Claim(models.Model):
     def __str__(self):
         return f"{self.number:02d} / {self.type} — {self.episode}"
 
+    def save(self, *args, **kwargs):
+        self.search_context = self.compose_search_context()
+        if kwargs.get("update_fields") is not None:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "search_context"}
+        super().save(*args, **kwargs)
+
     def get_absolute_url(self):
         return reverse(
             "claims:claim_detail",
@@ -174,6 +197,9 @@ class Claim(models.Model):
     @property
     def anchor(self):
         return f"claim-{self.label}"
+
+    def compose_search_context(self):
+        return "\n".join(part for part in (self.summary, self.voice, self.episode.title) if part)
 
     def clean(self):
         from django.core.exceptions import ValidationError

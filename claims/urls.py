@@ -5,6 +5,7 @@ from claims import views
 app_name = "claims"
 
 urlpatterns = [
+    path("claims/", views.claim_list, name="claim_list"),
     path(
         "episodes/<slug:podcast_slug>/<slug:episode_slug>/claims/<int:number>/",
         views.claim_detail,

@@ -1,7 +1,7 @@
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.db import models
-from django.db.models import Count, Q
+from django.db.models import Count, Exists, OuterRef, Q
 from django.urls import reverse
 
 
@@ -27,6 +27,10 @@ def protect_published(collector, field, sub_objs, using):
 
 
 class PodcastQuerySet(models.QuerySet):
+    def public(self):
+        """Podcasts with at least one published episode (an EXISTS per row)."""
+        return self.filter(Exists(Episode.objects.published().filter(podcast=OuterRef("pk"))))
+
     def with_public_counts(self):
         """Annotate `episode_count` and `claim_count`, counting only what is public."""
         from claims.models import Claim
@@ -63,6 +67,12 @@ class Podcast(models.Model):
 
 
 class SpeakerQuerySet(models.QuerySet):
+    def public(self):
+        """Speakers with at least one public claim (cheap per row: an EXISTS)."""
+        from claims.models import Claim
+
+        return self.filter(Exists(Claim.objects.published().filter(speaker=OuterRef("pk"))))
+
     def in_public_record(self):
         """Speakers with at least one public claim, annotated with `claim_count`."""
         from claims.models import Claim
@@ -91,6 +101,11 @@ class Speaker(models.Model):
 
     def __str__(self):
         return self.name
+
+    def save(self, *args, **kwargs):
+        super().save(*args, **kwargs)
+        # A renamed speaker must be found under the new name.
+        self.claims.refresh_search_context()
 
     def get_absolute_url(self):
         return reverse("episodes:speaker_detail", kwargs={"slug": self.slug})
@@ -168,6 +183,11 @@ class Episode(models.Model):
 
     def __str__(self):
         return self.title
+
+    def save(self, *args, **kwargs):
+        super().save(*args, **kwargs)
+        # A retitled episode must be found under its new title.
+        self.claims.refresh_search_context()
 
     def get_absolute_url(self):
         return reverse(

@@ -1,0 +1,108 @@
+import django_filters
+from django.utils.text import Truncator
+
+from claims import search
+from claims.models import Attribution, ClaimType
+from episodes.models import Episode, Podcast, Speaker
+
+
+class Ordering:
+    RELEVANCE = "relevance"
+    NEWEST = "newest"
+    OLDEST = "oldest"
+    CHOICES = ((RELEVANCE, "Most relevant"), (NEWEST, "Newest first"), (OLDEST, "Oldest first"))
+
+
+class ClaimFilter(django_filters.FilterSet):
+    """Every way a reader can narrow the public claims; the URL carries all of it.
+
+    Speakers, podcasts and episodes are looked up among public records only, so
+    a filter value can never reveal a draft.
+    """
+
+    q = django_filters.CharFilter(method="filter_text", label="Search")
+    type = django_filters.MultipleChoiceFilter(choices=ClaimType.choices, label="Type")
+    speaker = django_filters.ModelChoiceFilter(
+        queryset=Speaker.objects.public(), to_field_name="slug", label="Speaker"
+    )
+    attribution = django_filters.ChoiceFilter(choices=Attribution.choices, label="Attribution")
+    podcast = django_filters.ModelChoiceFilter(
+        field_name="episode__podcast",
+        queryset=Podcast.objects.public(),
+        to_field_name="slug",
+        label="Podcast",
+    )
+    episode = django_filters.ModelChoiceFilter(
+        queryset=Episode.objects.published().select_related("podcast"), label="Episode"
+    )
+    aired_from = django_filters.DateFilter(
+        field_name="episode__air_date", lookup_expr="gte", label="Aired from"
+    )
+    aired_to = django_filters.DateFilter(
+        field_name="episode__air_date", lookup_expr="lte", label="Aired until"
+    )
+    order = django_filters.ChoiceFilter(
+        choices=Ordering.CHOICES, method="keep", label="Order", empty_label=None
+    )
+
+    # Facets count the claims each choice would show: all current filters but their own.
+    FACETS = ("type", "speaker", "podcast", "attribution")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.query = search.parse(self.data.get("q", ""))
+
+    def filter_text(self, queryset, name, value):
+        if not self.query.is_searchable:
+            return queryset.none()
+        return search.search(queryset, self.query)
+
+    def keep(self, queryset, name, value):
+        return queryset  # ordering is applied last, in filter_queryset
+
+    @property
+    def ordering(self):
+        chosen = self.form.cleaned_data.get("order") if self.is_bound else None
+        if chosen == Ordering.RELEVANCE and not self.query.is_searchable:
+            chosen = None
+        return chosen or (Ordering.RELEVANCE if self.query.is_searchable else Ordering.NEWEST)
+
+    def filter_queryset(self, queryset):
+        return self.apply_ordering(super().filter_queryset(queryset))
+
+    def apply_ordering(self, queryset):
+        if self.ordering == Ordering.RELEVANCE:
+            return queryset.order_by("-rank", "-episode__air_date", "episode_id", "number")
+        if self.ordering == Ordering.OLDEST:
+            return queryset.order_by("episode__air_date", "episode_id", "number")
+        return queryset.newest_first()
+
+    def without(self, excluded):
+        """The public claims under every current filter except `excluded`."""
+        queryset = self.queryset
+        for name, value in self.form.cleaned_data.items():
+            if name != excluded:
+                queryset = self.filters[name].filter(queryset, value)
+        return queryset
+
+
+def valid_filters(data, queryset):
+    """A bound ClaimFilter, with any invalid value dropped and reported.
+
+    Returns (filters, problems): a bogus ?type= or an unknown ?speaker= must not
+    hide the reader's other filters, nor fail the page.
+    """
+    data = data.copy()
+    for name, values in data.lists():
+        # NUL bytes can't be stored or searched, and mean nothing to a reader.
+        data.setlist(name, [value.replace("\x00", " ") for value in values])
+    filters = ClaimFilter(data, queryset=queryset)
+    problems = []
+    if not filters.is_valid():
+        for name, errors in filters.errors.items():
+            label = filters.filters[name].label if name in filters.filters else "Filters"
+            values = ", ".join(f"“{Truncator(value).chars(40)}”" for value in data.getlist(name))
+            problems.append(f"{label} {values} was ignored: {' '.join(errors)}")
+            data.pop(name, None)
+        filters = ClaimFilter(data, queryset=queryset)
+    return filters, problems

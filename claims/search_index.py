@@ -1,0 +1,97 @@
+"""The full-text index behind "Search evidence", one per database.
+
+PostgreSQL: a trigger fills `claims_claim.search_vector` (English stemming; the
+excerpt weighted above the context) and a GIN index serves `@@` queries.
+SQLite: an FTS5 table with the Porter stemmer mirrors `excerpt` and
+`search_context` through triggers.
+
+Installed after every migrate rather than in one migration because SQLite drops a
+table's triggers whenever a migration rebuilds that table; `install()` puts back
+whatever is missing and, if anything was, rebuilds the index from the claims.
+"""
+
+POSTGRES_FUNCTION = """
+CREATE OR REPLACE FUNCTION claims_claim_search_vector_update() RETURNS trigger AS $$
+BEGIN
+    NEW.search_vector :=
+        setweight(to_tsvector('english', coalesce(NEW.excerpt, '')), 'A')
+        || setweight(to_tsvector('english', coalesce(NEW.search_context, '')), 'B');
+    RETURN NEW;
+END
+$$ LANGUAGE plpgsql
+"""
+
+POSTGRES_TRIGGER = """
+CREATE TRIGGER claims_claim_search_vector
+BEFORE INSERT OR UPDATE OF excerpt, search_context ON claims_claim
+FOR EACH ROW EXECUTE FUNCTION claims_claim_search_vector_update()
+"""
+
+# Serves every search: `search_vector @@ websearch_to_tsquery('english', ...)`.
+POSTGRES_INDEX = (
+    "CREATE INDEX IF NOT EXISTS claim_search_vector_gin ON claims_claim USING gin (search_vector)"
+)
+
+SQLITE_TABLE = """
+CREATE VIRTUAL TABLE IF NOT EXISTS claims_claim_fts USING fts5(
+    excerpt, search_context,
+    content='claims_claim', content_rowid='id',
+    tokenize='porter unicode61 remove_diacritics 2'
+)
+"""
+
+SQLITE_TRIGGERS = {
+    "claims_claim_fts_insert": """
+        CREATE TRIGGER claims_claim_fts_insert AFTER INSERT ON claims_claim BEGIN
+            INSERT INTO claims_claim_fts(rowid, excerpt, search_context)
+            VALUES (new.id, new.excerpt, new.search_context);
+        END""",
+    "claims_claim_fts_delete": """
+        CREATE TRIGGER claims_claim_fts_delete AFTER DELETE ON claims_claim BEGIN
+            INSERT INTO claims_claim_fts(claims_claim_fts, rowid, excerpt, search_context)
+            VALUES ('delete', old.id, old.excerpt, old.search_context);
+        END""",
+    "claims_claim_fts_update": """
+        CREATE TRIGGER claims_claim_fts_update AFTER UPDATE OF excerpt, search_context
+        ON claims_claim BEGIN
+            INSERT INTO claims_claim_fts(claims_claim_fts, rowid, excerpt, search_context)
+            VALUES ('delete', old.id, old.excerpt, old.search_context);
+            INSERT INTO claims_claim_fts(rowid, excerpt, search_context)
+            VALUES (new.id, new.excerpt, new.search_context);
+        END""",
+}
+
+
+def install(connection):
+    if connection.vendor == "postgresql":
+        _install_postgres(connection)
+    elif connection.vendor == "sqlite":
+        _install_sqlite(connection)
+
+
+def _install_postgres(connection):
+    with connection.cursor() as cursor:
+        cursor.execute(POSTGRES_FUNCTION)
+        cursor.execute(
+            "SELECT 1 FROM pg_trigger WHERE tgname = 'claims_claim_search_vector' "
+            "AND tgrelid = 'claims_claim'::regclass"
+        )
+        if cursor.fetchone() is None:
+            cursor.execute(POSTGRES_TRIGGER)
+            # Claims written before the trigger existed get their vector now.
+            cursor.execute("UPDATE claims_claim SET excerpt = excerpt")
+        cursor.execute(POSTGRES_INDEX)
+
+
+def _install_sqlite(connection):
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger') AND name LIKE 'claims_claim_fts%'"
+        )
+        present = {row[0] for row in cursor.fetchall()}
+        missing = [name for name in SQLITE_TRIGGERS if name not in present]
+        cursor.execute(SQLITE_TABLE)
+        for name in missing:
+            cursor.execute(SQLITE_TRIGGERS[name])
+        if missing or "claims_claim_fts" not in present:
+            cursor.execute("INSERT INTO claims_claim_fts(claims_claim_fts) VALUES ('rebuild')")
