@@ -1,0 +1,248 @@
+"""The claims browser at /claims/: filters, facets, search and bad input."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from claims.models import Attribution, ClaimType
+from episodes.models import Status
+from tests.factories import make_claim, make_episode, make_podcast, make_speaker
+
+URL = reverse("claims:claim_list")
+
+
+def shown_count(response):
+    match = re.search(r'class="ledger-count"[^>]*>(\d+) published claim', response.content.decode())
+    return int(match.group(1))
+
+
+def numbers_shown(response):
+    return re.findall(r'class="claim-number"[^>]*>(\d+)</a>', response.content.decode())
+
+
+@pytest.fixture
+def ledger(db):
+    """Two podcasts, two speakers, an unresolved voice and drafts that must not count."""
+    ada = make_speaker(name="Ada Example", slug="ada-example")
+    ben = make_speaker(name="Ben Sample", slug="ben-sample")
+    show = make_episode(
+        podcast=make_podcast(name="Example Show", slug="example-show"),
+        title="Example Show One",
+        air_date="2026-03-01",
+    )
+    other = make_episode(
+        podcast=make_podcast(name="Sample Hour", slug="sample-hour"),
+        title="Sample Hour One",
+        air_date="2026-04-01",
+    )
+    make_claim(
+        show, ada, number=1, type=ClaimType.PREDICTION, excerpt="Prices will fall next year."
+    )
+    make_claim(show, ada, number=2, type=ClaimType.PREDICTION, excerpt="Rents will rise next year.")
+    make_claim(show, ben, number=3, type=ClaimType.BELIEF, excerpt="Markets are mostly efficient.")
+    make_claim(
+        show,
+        number=4,
+        type=ClaimType.DISAGREEMENT,
+        excerpt="That is simply not true.",
+        attribution=Attribution.UNRESOLVED,
+        unresolved_label="Caller 2",
+    )
+    make_claim(
+        show,
+        ada,
+        number=5,
+        type=ClaimType.PREDICTION,
+        excerpt="A draft prediction.",
+        status=Status.DRAFT,
+    )
+    make_claim(other, ben, number=1, type=ClaimType.PREDICTION, excerpt="Rates will fall soon.")
+    make_claim(other, ben, number=2, type=ClaimType.RECOMMENDATION, excerpt="Buy the index fund.")
+    draft_episode = make_episode(title="Unaired", status=Status.DRAFT)
+    make_claim(draft_episode, ada, number=1, type=ClaimType.PREDICTION, excerpt="Hidden forever.")
+    return {"ada": ada, "ben": ben, "show": show, "other": other}
+
+
+def test_lists_every_published_claim_newest_episode_first(client, ledger):
+    response = client.get(URL)
+    assert shown_count(response) == 6
+    assert numbers_shown(response) == ["01", "02", "01", "02", "03", "04"]
+
+
+def test_several_types_at_once(client, ledger):
+    response = client.get(URL, {"type": ["belief", "recommendation"]})
+    assert shown_count(response) == 2
+
+
+def test_filter_by_speaker_slug(client, ledger):
+    response = client.get(URL, {"speaker": "ada-example"})
+    assert shown_count(response) == 2
+    assert "by Ada Example" in response.content.decode()
+
+
+def test_filter_by_unresolved_attribution(client, ledger):
+    response = client.get(URL, {"attribution": "unresolved"})
+    assert shown_count(response) == 1
+    assert "Caller 2" in response.content.decode()
+
+
+def test_filter_by_podcast_and_episode(client, ledger):
+    assert shown_count(client.get(URL, {"podcast": "sample-hour"})) == 2
+    assert shown_count(client.get(URL, {"episode": ledger["show"].pk})) == 4
+
+
+def test_filter_by_air_date_range(client, ledger):
+    assert shown_count(client.get(URL, {"aired_from": "2026-03-15"})) == 2
+    assert shown_count(client.get(URL, {"aired_to": "2026-03-15"})) == 4
+
+
+def test_oldest_first(client, ledger):
+    response = client.get(URL, {"order": "oldest"})
+    assert numbers_shown(response) == ["01", "02", "03", "04", "01", "02"]
+
+
+def test_type_facets_count_published_claims_only_in_a_stable_order(client, ledger):
+    response = client.get(URL)
+    assert response.context["facets"]["type"] == [
+        (ClaimType.BELIEF, 1, False),
+        (ClaimType.PREDICTION, 3, False),
+        (ClaimType.RECOMMENDATION, 1, False),
+        (ClaimType.DISAGREEMENT, 1, False),
+    ]
+
+
+def test_each_facet_count_is_what_its_choice_shows(client, ledger):
+    facets = client.get(URL, {"podcast": "example-show"}).context["facets"]
+    for claim_type, count, _ in facets["type"]:
+        assert (
+            shown_count(client.get(URL, {"podcast": "example-show", "type": claim_type})) == count
+        )
+    for slug, _name, count in facets["speaker"]:
+        assert shown_count(client.get(URL, {"podcast": "example-show", "speaker": slug})) == count
+    for value, count in facets["attribution"]:
+        assert (
+            shown_count(client.get(URL, {"podcast": "example-show", "attribution": value})) == count
+        )
+    for slug, _name, count in facets["podcast"]:
+        assert shown_count(client.get(URL, {"podcast": slug})) == count
+
+
+def test_facets_follow_the_search(client, ledger):
+    facets = client.get(URL, {"q": "fall"}).context["facets"]
+    assert facets["type"] == [(ClaimType.PREDICTION, 2, False)]
+    assert facets["speaker"] == [("ada-example", "Ada Example", 1), ("ben-sample", "Ben Sample", 1)]
+
+
+def test_search_highlights_the_matched_words(client, ledger):
+    response = client.get(URL, {"q": "falling"})
+    assert shown_count(response) == 2
+    assert "Prices will <mark>fall</mark> next year." in response.content.decode()
+
+
+def test_search_offers_matching_speakers(client, ledger):
+    response = client.get(URL, {"q": "sample"})
+    assert "Speakers matching “sample”" in response.content.decode()
+    assert response.context["matching_speakers"] == [ledger["ben"]]
+
+
+def test_a_query_of_common_words_says_why_nothing_matched(client, ledger):
+    response = client.get(URL, {"q": "the and"})
+    assert shown_count(response) == 0
+    assert "holds only very common words" in response.content.decode()
+
+
+def test_only_exclusions_says_a_word_is_needed(client, ledger):
+    response = client.get(URL, {"q": "-fall"})
+    assert shown_count(response) == 0
+    assert "needs at least one word to look for" in response.content.decode()
+
+
+def test_unknown_type_is_ignored_with_a_message_and_other_filters_kept(client, ledger):
+    response = client.get(URL, {"type": "bogus", "podcast": "sample-hour"})
+    assert response.status_code == 200
+    assert shown_count(response) == 2
+    assert "Type “bogus” was ignored" in response.content.decode()
+
+
+def test_unknown_speaker_is_ignored_with_a_message(client, ledger):
+    response = client.get(URL, {"speaker": "999999"})
+    assert shown_count(response) == 6
+    assert "Speaker “999999” was ignored" in response.content.decode()
+
+
+def test_a_speaker_with_only_drafts_cannot_be_filtered_on(client, ledger):
+    make_claim(speaker=make_speaker(name="Dana Draft", slug="dana-draft"), status=Status.DRAFT)
+    response = client.get(URL, {"speaker": "dana-draft"})
+    assert "Dana Draft" not in response.content.decode()
+    assert "was ignored" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"page": "abc"},
+        {"page": "-1"},
+        {"page": "99999"},
+        {"q": ""},
+        {"q": "   "},
+        {"q": "x" * 10_000},
+        {"q": "\" & | ! ( ) : * '"},
+        {"q": "fall\x00rise"},
+        {"q": "ﬁnance 🤖 Ωmega ́"},
+        {"aired_from": "2026-13-45"},
+        {"order": "sideways"},
+        {"episode": "not-a-number"},
+        {"type": ["prediction", "prediction"]},
+    ],
+)
+def test_hostile_input_gets_a_page_not_an_error(client, ledger, params):
+    response = client.get(URL, params)
+    assert response.status_code == 200
+    assert "\x00" not in response.content.decode()
+
+
+def test_a_very_long_query_is_shortened_with_a_notice(client, ledger):
+    response = client.get(URL, {"q": "fall " * 2000})
+    assert "only its first 300 characters were used" in response.content.decode()
+
+
+def test_search_redirects_to_the_browser_keeping_the_query(client):
+    response = client.get("/search/", {"q": "fall"})
+    assert response.status_code == 302
+    assert response["Location"] == "/claims/?q=fall"
+
+
+def test_the_episode_claim_mix_links_to_those_claims(client, ledger):
+    episode_page = client.get(ledger["show"].get_absolute_url()).content.decode()
+    link = f"/claims/?episode={ledger['show'].pk}&amp;type=prediction"
+    assert link in episode_page
+    assert shown_count(client.get(link.replace("&amp;", "&"))) == 2
+
+
+def _grow(episodes, claims_each):
+    speakers = [make_speaker() for _ in range(5)]
+    for _ in range(episodes):
+        episode = make_episode()
+        for n in range(claims_each):
+            make_claim(episode, speakers[n % 5], excerpt=f"Prices will fall in case {n}.")
+
+
+@pytest.mark.parametrize("size", [(1, 3), (6, 15)])
+def test_query_count_is_the_same_whatever_the_data_size(
+    client, ledger, django_assert_num_queries, size
+):
+    _grow(*size)
+    params = {
+        "q": "fall",
+        "type": "prediction",
+        "speaker": "ada-example",
+        "podcast": "example-show",
+    }
+    # speaker and podcast lookups (form validation), count, page rows, four facets,
+    # highlights of the page rows, matching speakers, matching episodes.
+    with django_assert_num_queries(11):
+        client.get(URL, params)
+    # Without a search or lookups: count, page rows, four facets.
+    with django_assert_num_queries(6):
+        client.get(URL)

@@ -1,0 +1,193 @@
+"""Full-text search: the same expectations hold on SQLite (FTS5) and PostgreSQL."""
+
+import pytest
+
+from claims import search
+from claims.models import Attribution, Claim, ClaimType
+from episodes.models import Status
+from tests.factories import make_claim, make_episode, make_podcast, make_speaker
+
+CORPUS = {
+    1: ("Ada", ClaimType.PREDICTION, "I predict that open models will catch up within a year."),
+    2: ("Ben", ClaimType.BELIEF, "The prediction markets were wrong about the election."),
+    3: (
+        "Ada",
+        ClaimType.RECOMMENDATION,
+        "Use reward models sparingly: reward hacking is real, and the reward is never the goal.",
+    ),
+    4: (None, ClaimType.EVALUATION, "Reward hacking happens when the model games the metric."),
+    5: (
+        "Ben",
+        ClaimType.OBSERVATION,
+        "We observed the models hacking rewards in every environment.",
+    ),
+}
+
+
+@pytest.fixture
+def corpus(db):
+    ada = make_speaker(name="Ada Example", slug="ada-example")
+    ben = make_speaker(name="Ben Sample", slug="ben-sample")
+    episode = make_episode(podcast=make_podcast(name="Example Show"), title="Weekly Roundup")
+    for number, (who, claim_type, excerpt) in CORPUS.items():
+        if who is None:
+            make_claim(
+                episode,
+                number=number,
+                type=claim_type,
+                excerpt=excerpt,
+                attribution=Attribution.UNRESOLVED,
+                unresolved_label="Caller 2",
+            )
+        else:
+            make_claim(
+                episode,
+                speaker=ada if who == "Ada" else ben,
+                number=number,
+                type=claim_type,
+                excerpt=excerpt,
+            )
+    make_claim(
+        episode,
+        speaker=ada,
+        number=6,
+        excerpt="I predict a draft never shows.",
+        status=Status.DRAFT,
+    )
+    hidden = make_episode(title="Unaired Draft", status=Status.DRAFT)
+    make_claim(hidden, speaker=ada, number=1, excerpt="I predict this draft episode stays hidden.")
+    return episode
+
+
+def found(text):
+    """The numbers of the public claims a reader's query finds, as a set."""
+    query = search.parse(text)
+    return set(search.search(Claim.objects.published(), query).values_list("number", flat=True))
+
+
+def test_stemming_finds_other_forms_of_a_word(corpus):
+    assert found("predicted") == {1, 2}
+
+
+def test_quoted_phrase_needs_the_words_in_order(corpus):
+    assert found('"reward hacking"') == {3, 4}
+
+
+def test_minus_excludes_a_word(corpus):
+    assert found("models -reward") == {1}
+
+
+def test_or_finds_either_word(corpus):
+    assert found("election OR metric") == {2, 4}
+
+
+def test_words_without_or_must_all_match(corpus):
+    assert found("reward environment") == {5}
+
+
+def test_search_finds_the_speaker_name(corpus):
+    assert found("sample") == {2, 5}
+
+
+def test_search_finds_the_unresolved_label(corpus):
+    assert found('"caller 2"') == {4}
+
+
+def test_search_finds_the_episode_title(corpus):
+    assert found("roundup") == {1, 2, 3, 4, 5}
+
+
+def test_drafts_are_never_found(corpus):
+    assert found("draft") == set()
+
+
+def test_results_are_ranked_by_relevance(corpus):
+    query = search.parse("reward")
+    ranked = search.search(Claim.objects.published(), query).order_by("-rank", "number")
+    assert list(ranked.values_list("number", flat=True))[0] == 3
+
+
+def test_renaming_a_speaker_reaches_the_index(corpus):
+    ben = corpus.claims.get(number=2).speaker
+    ben.name = "Ben Renamed"
+    ben.save()
+    assert found("renamed") == {2, 5}
+    assert found("sample") == set()
+
+
+def test_retitling_an_episode_reaches_the_index(corpus):
+    corpus.title = "Monthly Digest"
+    corpus.save()
+    assert found("digest") == {1, 2, 3, 4, 5}
+    assert found("roundup") == set()
+
+
+def test_editing_an_excerpt_reaches_the_index(corpus):
+    claim = corpus.claims.get(number=1)
+    claim.excerpt = "Open weights will be everywhere."
+    claim.save()
+    assert found("weights") == {1}
+    assert found("predicted") == {2}
+
+
+def test_highlight_marks_matches_and_escapes_the_excerpt(db):
+    claim = make_claim(excerpt='<b>Bold</b> reward & "risk" <script>alert(1)</script>')
+    query = search.parse("reward")
+    results = list(search.search(Claim.objects.published(), query))
+    search.highlight(results, query)
+    assert results[0].pk == claim.pk
+    assert str(results[0].highlighted) == (
+        "&lt;b&gt;Bold&lt;/b&gt; <mark>reward</mark> &amp; &quot;risk&quot; "
+        "&lt;script&gt;alert(1)&lt;/script&gt;"
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["the and of", "-reward", '"" OR', "& | ! ( ) : * '", "OR OR", "   ", "\x00"],
+)
+def test_queries_without_a_word_to_look_for_are_not_searchable(text):
+    assert not search.parse(text).is_searchable
+
+
+def test_a_query_of_stop_words_says_so():
+    assert search.parse("the and of").dropped_stop_words
+
+
+def test_operators_and_punctuation_become_plain_words():
+    query = search.parse('reward:* & (hacking) | "a phrase')
+    assert query.as_fts5() == '("reward") AND ("hacking") AND ("a phrase")'
+    assert query.as_websearch() == 'reward hacking "a phrase"'
+
+
+def test_long_queries_are_cut_to_the_limit():
+    query = search.parse("reward " * 2000)
+    assert query.truncated
+    assert len(query.text) == search.MAX_QUERY_LENGTH
+
+
+def _plan(queryset):
+    from django.db import connection
+
+    sql, params = queryset.query.sql_with_params()
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            # The test table is tiny, where a scan is cheapest: forbid it to see
+            # whether the index can serve the search at all.
+            cursor.execute("SET LOCAL enable_seqscan = off")
+            cursor.execute("EXPLAIN " + sql, params)
+        else:
+            cursor.execute("EXPLAIN QUERY PLAN " + sql, params)
+        return "\n".join(str(row) for row in cursor.fetchall())
+
+
+def test_search_is_served_by_the_full_text_index(corpus):
+    from django.db import connection
+
+    query = search.parse("reward")
+    # The match condition alone: at scale the planner weighs it against the others.
+    plan = _plan(search.search(Claim.objects.all(), query))
+    if connection.vendor == "postgresql":
+        assert "claim_search_vector_gin" in plan
+    else:
+        assert "VIRTUAL TABLE INDEX" in plan
