@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 
-.PHONY: run test lint format migrate demo serve clean
+.PHONY: run test serve format clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,16 @@ test: $(VENV)/.installed  ## Lint, check migrations, run the suite (DATABASE_URL
 	$(BIN)/ruff format --check .
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/pytest
+
+# Production settings on plain local HTTP: a throwaway key, no HTTPS redirect.
+SERVE_ENV = DEBUG=false ALLOWED_HOSTS=127.0.0.1,localhost SECURE_SSL_REDIRECT=false \
+	SECRET_KEY=$${SECRET_KEY:-$$($(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(50))')}
+
+serve: $(VENV)/.installed  ## The production stack locally: gunicorn, DEBUG off, hashed and compressed static files
+	$(BIN)/python manage.py migrate --no-input
+	$(BIN)/python manage.py load_demo
+	$(SERVE_ENV) $(BIN)/python manage.py collectstatic --no-input -v0
+	$(SERVE_ENV) GUNICORN_BIND=127.0.0.1:$(PORT) $(BIN)/gunicorn ledger.wsgi --config gunicorn.conf.py
 
 format: $(VENV)/.installed
 	$(BIN)/ruff check --fix .

@@ -1,10 +1,11 @@
 from django.contrib.postgres.search import SearchVectorField
 from django.db import models
-from django.db.models import Q
-from django.db.models.functions import Length, Trim
+from django.db.models import F, Func, Q, Value
+from django.db.models.functions import Length
 from django.urls import reverse
 
 from episodes.models import Episode, Speaker, Status, protect_published
+from ledger.models import RecordQuerySet
 
 
 class ClaimType(models.TextChoices):
@@ -40,7 +41,7 @@ class Attribution(models.TextChoices):
 DEFAULT_UNRESOLVED_LABEL = "Unresolved voice"
 
 
-class ClaimQuerySet(models.QuerySet):
+class ClaimQuerySet(RecordQuerySet):
     def published(self):
         """The one gate to the public: published claims of published episodes."""
         return self.filter(Claim.public_q())
@@ -126,7 +127,10 @@ class Claim(models.Model):
             ),
             models.CheckConstraint(condition=Q(number__gte=1), name="claim_number_positive"),
             models.CheckConstraint(
-                condition=models.lookups.GreaterThan(Length(Trim("excerpt")), 0),
+                # TRIM(text, characters): both databases take it; plain TRIM keeps tabs and newlines.
+                condition=models.lookups.GreaterThan(
+                    Length(Func(F("excerpt"), Value(" \t\r\n"), function="TRIM")), 0
+                ),
                 name="claim_excerpt_not_blank",
             ),
             models.CheckConstraint(
@@ -190,7 +194,7 @@ class Claim(models.Model):
     @property
     def voice(self):
         """Who said it, as a reader sees it: the speaker's name or the unresolved label."""
-        if self.is_identified:
+        if self.speaker_id is not None:
             return self.speaker.name
         return self.unresolved_label or DEFAULT_UNRESOLVED_LABEL
 

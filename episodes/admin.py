@@ -1,12 +1,17 @@
 from django.contrib import admin
+from django.db import models
 from django.db.models import Count
 
 from claims.admin import ClaimInline
 from episodes.models import Episode, Podcast, Speaker, Status
 
+# Editors paste addresses without a scheme; the web is https now.
+HTTPS_URL_FIELDS = {models.URLField: {"assume_scheme": "https"}}
+
 
 @admin.register(Podcast)
 class PodcastAdmin(admin.ModelAdmin):
+    formfield_overrides = HTTPS_URL_FIELDS
     list_display = ("name", "slug", "website_url")
     search_fields = ("name",)
     prepopulated_fields = {"slug": ("name",)}
@@ -15,6 +20,8 @@ class PodcastAdmin(admin.ModelAdmin):
 @admin.register(Speaker)
 class SpeakerAdmin(admin.ModelAdmin):
     list_display = ("name", "description", "claim_total")
+    # Explicit: the claim count aggregates, and aggregation drops Meta.ordering.
+    ordering = ("name",)
     search_fields = ("name", "description")
     prepopulated_fields = {"slug": ("name",)}
 
@@ -28,7 +35,9 @@ class SpeakerAdmin(admin.ModelAdmin):
 
 @admin.register(Episode)
 class EpisodeAdmin(admin.ModelAdmin):
+    formfield_overrides = HTTPS_URL_FIELDS
     list_display = ("title", "podcast", "air_date", "status", "claim_total")
+    ordering = ("-air_date", "title")
     list_filter = ("status", "podcast")
     list_select_related = ("podcast",)
     search_fields = ("title", "podcast__name")

@@ -4,6 +4,8 @@ from django.db import models
 from django.db.models import Count, Exists, OuterRef, Q
 from django.urls import reverse
 
+from ledger.models import RecordQuerySet
+
 
 class Status(models.TextChoices):
     DRAFT = "draft", "Draft"
@@ -26,7 +28,7 @@ def protect_published(collector, field, sub_objs, using):
     models.CASCADE(collector, field, sub_objs, using)
 
 
-class PodcastQuerySet(models.QuerySet):
+class PodcastQuerySet(RecordQuerySet):
     def public(self):
         """Podcasts with at least one published episode (an EXISTS per row)."""
         return self.filter(Exists(Episode.objects.published().filter(podcast=OuterRef("pk"))))
@@ -43,8 +45,8 @@ class PodcastQuerySet(models.QuerySet):
         )
 
     def in_public_record(self):
-        """Podcasts with at least one published episode."""
-        return self.with_public_counts().filter(episode_count__gt=0)
+        """Podcasts with at least one published episode, by name."""
+        return self.with_public_counts().filter(episode_count__gt=0).order_by("name")
 
 
 class Podcast(models.Model):
@@ -66,7 +68,7 @@ class Podcast(models.Model):
         return reverse("episodes:podcast_detail", kwargs={"slug": self.slug})
 
 
-class SpeakerQuerySet(models.QuerySet):
+class SpeakerQuerySet(RecordQuerySet):
     def public(self):
         """Speakers with at least one public claim (cheap per row: an EXISTS)."""
         from claims.models import Claim
@@ -123,9 +125,13 @@ class Speaker(models.Model):
                 raise ValidationError({"links": f"“{link}” is not a web address."}) from None
 
 
-class EpisodeQuerySet(models.QuerySet):
+class EpisodeQuerySet(RecordQuerySet):
     def published(self):
         return self.filter(Episode.public_q())
+
+    def newest_first(self):
+        # Explicit: Meta.ordering is dropped from queries that aggregate.
+        return self.order_by("-air_date", "title", "pk")
 
     def with_public_counts(self):
         """Annotate `claim_count` and `people_count` (identified speakers) from public claims."""

@@ -17,7 +17,9 @@ def page_of(request, queryset, per_page):
 
 def episode_list(request):
     podcasts = list(Podcast.objects.in_public_record())
-    episodes = Episode.objects.published().with_public_counts().select_related("podcast")
+    episodes = (
+        Episode.objects.published().with_public_counts().select_related("podcast").newest_first()
+    )
     podcast_slug = request.GET.get("podcast", "")
     podcast = next((p for p in podcasts if p.slug == podcast_slug), None)
     if podcast_slug:
@@ -38,7 +40,8 @@ def episode_detail(request, podcast_slug, slug):
     episode = get_object_or_404(
         Episode.objects.published().select_related("podcast"), podcast__slug=podcast_slug, slug=slug
     )
-    claims = Claim.objects.published().filter(episode=episode)
+    # Through the relation, so each claim's card reuses `episode` instead of refetching it.
+    claims = episode.claims.published()
     ledger = list(claims.select_related("speaker").order_by("number"))
     return render(
         request,
@@ -82,7 +85,7 @@ def podcast_list(request):
 
 def podcast_detail(request, slug):
     podcast = get_object_or_404(Podcast, slug=slug)
-    episodes = podcast.episodes.published().with_public_counts()
+    episodes = podcast.episodes.published().with_public_counts().newest_first()
     page = page_of(request, episodes, EPISODES_PER_PAGE)
     if not page.paginator.count:
         raise Http404("This podcast has no published episodes.")

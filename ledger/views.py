@@ -14,7 +14,8 @@ def home(request):
         {
             "recent_episodes": Episode.objects.published()
             .with_public_counts()
-            .select_related("podcast")[:RECENT_EPISODES],
+            .select_related("podcast")
+            .newest_first()[:RECENT_EPISODES],
             "claim_count": Claim.objects.published().count(),
             "episode_count": Episode.objects.published().count(),
             "people_count": Speaker.objects.in_public_record().count(),

@@ -11,9 +11,12 @@ def demo(db):
 
 
 @pytest.fixture
-def editor(db, django_user_model):
+def editor(db, django_user_model, settings):
     """A staff member of the Editors group who is not a superuser."""
     from django.contrib.auth.models import Group
+
+    # The production hasher is slow on purpose; tests need only a working one.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
     from claims.editors import EDITORS_GROUP
 

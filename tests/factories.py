@@ -2,6 +2,7 @@
 
 import datetime
 import itertools
+from types import SimpleNamespace
 
 from claims.models import Attribution, Claim, ClaimType
 from episodes.models import Episode, Podcast, Speaker, Status
@@ -51,3 +52,33 @@ def make_claim(episode=None, speaker=None, **fields):
         "attribution": Attribution.IDENTIFIED,
     }
     return Claim.objects.create(episode=episode, speaker=speaker, **{**defaults, **fields})
+
+
+def make_ledger(episodes, claims_per_episode, speakers):
+    """Two fictional podcasts with `episodes` published episodes of `claims_per_episode` claims.
+
+    Claims rotate through the types and `speakers` speakers; every fifth claim is an
+    unresolved voice and every seventh a draft, and each podcast also has a draft
+    episode, so every page meets every kind of record. Episodes air one day apart,
+    the first one oldest.
+    """
+    podcasts = [make_podcast(), make_podcast()]
+    people = [make_speaker() for _ in range(speakers)]
+    aired = []
+    for e in range(episodes):
+        episode = make_episode(
+            podcast=podcasts[e % 2], air_date=datetime.date(2025, 1, 1) + datetime.timedelta(days=e)
+        )
+        aired.append(episode)
+        for c in range(claims_per_episode):
+            fields = {
+                "type": ClaimType.values[c % len(ClaimType.values)],
+                "status": Status.DRAFT if c % 7 == 6 else Status.PUBLISHED,
+            }
+            if c % 5 == 4:
+                make_claim(episode, attribution=Attribution.UNRESOLVED, **fields)
+            else:
+                make_claim(episode, speaker=people[(e + c) % speakers], **fields)
+    for podcast in podcasts:
+        make_claim(make_episode(podcast=podcast, status=Status.DRAFT), speaker=people[0])
+    return SimpleNamespace(podcasts=podcasts, speakers=people, episodes=aired)

@@ -207,7 +207,7 @@ def test_a_very_long_query_is_shortened_with_a_notice(client, ledger):
     assert "only its first 300 characters were used" in response.content.decode()
 
 
-def test_search_redirects_to_the_browser_keeping_the_query(client):
+def test_search_redirects_to_the_browser_keeping_the_query(client, db):
     response = client.get("/search/", {"q": "fall"})
     assert response.status_code == 302
     assert response["Location"] == "/claims/?q=fall"
@@ -239,10 +239,11 @@ def test_query_count_is_the_same_whatever_the_data_size(
         "speaker": "ada-example",
         "podcast": "example-show",
     }
-    # speaker and podcast lookups (form validation), count, page rows, four facets,
-    # highlights of the page rows, matching speakers, matching episodes.
-    with django_assert_num_queries(11):
+    # The ledger's version (page cache key), speaker and podcast lookups (form
+    # validation), count, page rows, four facets, highlights of the page rows,
+    # matching speakers, matching episodes.
+    with django_assert_num_queries(12):
         client.get(URL, params)
-    # Without a search or lookups: count, page rows, four facets.
-    with django_assert_num_queries(6):
+    # Without a search or lookups: version, count, page rows, four facets.
+    with django_assert_num_queries(7):
         client.get(URL)

@@ -1,0 +1,58 @@
+import datetime
+
+from django.db import models
+from django.db.models import F, Q
+from django.utils import timezone
+
+NEVER = datetime.datetime(2000, 1, 1, tzinfo=datetime.UTC)
+
+
+class LedgerVersion(models.Model):
+    """One row that moves whenever anything a public page shows may have changed.
+
+    Public pages are cached and validated against it (ledger/caching.py): a save,
+    publish, retraction or delete anywhere makes every page fresh at once, in
+    every process, whatever the cache backend.
+    """
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=1, editable=False)
+    number = models.PositiveBigIntegerField(default=0)
+    changed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=Q(id=1), name="ledger_version_single_row")]
+
+    def __str__(self):
+        return f"ledger version {self.number} ({self.changed_at:%Y-%m-%d %H:%M:%S})"
+
+
+def current_version(using="default"):
+    """(number, changed_at) of the ledger; one primary-key read."""
+    row = LedgerVersion.objects.using(using).filter(pk=1).values_list("number", "changed_at")
+    return row.first() or (0, NEVER)
+
+
+def ledger_changed(using="default"):
+    now = timezone.now()
+    versions = LedgerVersion.objects.using(using)
+    if not versions.filter(pk=1).update(number=F("number") + 1, changed_at=now):
+        versions.get_or_create(pk=1, defaults={"number": 1, "changed_at": now})
+
+
+class RecordQuerySet(models.QuerySet):
+    """Querysets of public records: bulk writes move the ledger's version too.
+
+    Signals cover save() and delete(); update() and bulk_create() send none.
+    """
+
+    def update(self, **kwargs):
+        updated = super().update(**kwargs)
+        if updated:
+            ledger_changed(self.db)
+        return updated
+
+    def bulk_create(self, objs, *args, **kwargs):
+        created = super().bulk_create(objs, *args, **kwargs)
+        if created:
+            ledger_changed(self.db)
+        return created

@@ -1,0 +1,48 @@
+"""load_demo can be run again and again: it updates the demo ledger in place."""
+
+import io
+
+from django.core.management import call_command
+
+from claims.models import Claim
+from episodes.models import Episode, Podcast, Speaker
+
+
+def reference_claims():
+    return Claim.objects.filter(
+        episode__podcast__slug="the-cognitive-revolution",
+        episode__slug="the-rl-fine-tuning-playbook",
+    )
+
+
+def record_counts():
+    return {model.__name__: model.objects.count() for model in (Podcast, Episode, Speaker, Claim)}
+
+
+def test_load_demo_loads_the_nineteen_reference_claims_at_their_numbers(demo):
+    numbers = list(reference_claims().order_by("number").values_list("number", flat=True))
+
+    assert numbers == [1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15, 17, 18, 19, 21, 22]
+    assert reference_claims().published().count() == 19
+
+
+def test_load_demo_twice_keeps_nineteen_claims_on_the_reference_episode(demo):
+    call_command("load_demo", stdout=io.StringIO())
+
+    assert reference_claims().count() == 19
+
+
+def test_load_demo_twice_duplicates_nothing(demo):
+    before = record_counts()
+
+    call_command("load_demo", stdout=io.StringIO())
+
+    assert record_counts() == before
+
+
+def test_load_demo_reports_what_is_public(db):
+    out = io.StringIO()
+
+    call_command("load_demo", stdout=out)
+
+    assert "Demo ledger ready: 26 published claims in 3 published episodes." in out.getvalue()

@@ -1,0 +1,278 @@
+"""Browsing the ledger: episode list, speakers, podcasts and claim permalinks."""
+
+import datetime
+import re
+from html import unescape
+
+import pytest
+
+from claims.models import Attribution
+from episodes.models import Status
+from tests.factories import make_claim, make_episode, make_podcast, make_speaker
+
+pytestmark = pytest.mark.django_db
+
+
+def visible_text(response):
+    """The page's main content as a reader sees it: tags dropped, whitespace collapsed."""
+    html = response.content.decode()
+    main = html[html.index("<main") : html.index("</main>")]
+    return " ".join(unescape(re.sub(r"<[^>]*>", " ", main)).split())
+
+
+def in_order(text, *parts):
+    """True when every part appears in `text`, in this order."""
+    positions = [text.find(part) for part in parts]
+    return -1 not in positions and positions == sorted(positions)
+
+
+def aired(day):
+    return datetime.date(2026, 3, day)
+
+
+# All source episodes
+
+
+def test_episode_list_shows_newest_first(client):
+    podcast = make_podcast()
+    make_episode(podcast, title="Middle Episode", air_date=aired(10))
+    make_episode(podcast, title="Newest Episode", air_date=aired(20))
+    make_episode(podcast, title="Oldest Episode", air_date=aired(1))
+
+    text = visible_text(client.get("/episodes/"))
+
+    assert in_order(text, "Newest Episode", "Middle Episode", "Oldest Episode")
+
+
+def test_episode_list_shows_podcast_date_and_public_counts(client):
+    episode = make_episode(
+        make_podcast(name="Example Show"), title="Testing Carefully", air_date=aired(14)
+    )
+    ada = make_speaker(name="Ada Example")
+    make_claim(episode, speaker=ada)
+    make_claim(episode, speaker=ada)
+    make_claim(episode, attribution=Attribution.UNRESOLVED)
+    make_claim(episode, speaker=make_speaker(name="Ben Sample"), status=Status.DRAFT)
+
+    text = visible_text(client.get("/episodes/"))
+
+    assert "14 Mar 2026 Example Show Testing Carefully 3 1" in text
+
+
+def test_episode_list_leaves_out_draft_episodes(client):
+    make_episode(title="Published Episode")
+    make_episode(title="Draft Episode", status=Status.DRAFT)
+
+    text = visible_text(client.get("/episodes/"))
+
+    assert "Published Episode" in text
+    assert "Draft Episode" not in text
+    assert "1 episode, newest first" in text
+
+
+def test_episode_list_filters_by_podcast(client):
+    make_episode(make_podcast(name="Example Show", slug="example-show"), title="Shown Episode")
+    make_episode(make_podcast(name="Sample Hour", slug="sample-hour"), title="Other Episode")
+
+    text = visible_text(client.get("/episodes/?podcast=example-show"))
+
+    assert "1 episode from Example Show, newest first" in text
+    assert "Shown Episode" in text
+    assert "Other Episode" not in text
+
+
+def test_episode_list_explains_an_unknown_podcast(client):
+    make_episode(title="Some Episode")
+
+    response = client.get("/episodes/?podcast=no-such-show")
+    text = visible_text(response)
+
+    assert response.status_code == 200
+    assert "There is no podcast “no-such-show” in the ledger." in text
+    assert "Some Episode" not in text
+
+
+def test_episode_list_answers_a_malformed_page_number_with_the_first_page(client):
+    make_episode(title="Only Episode")
+
+    response = client.get("/episodes/?page=abc")
+
+    assert response.status_code == 200
+    assert "Only Episode" in visible_text(response)
+
+
+def test_episode_list_answers_an_out_of_range_page_with_the_last_page(client):
+    podcast = make_podcast()
+    for day in range(1, 27):
+        make_episode(podcast, title=f"Episode of day {day}", air_date=aired(day))
+
+    response = client.get("/episodes/?page=99999")
+    text = visible_text(response)
+
+    assert response.status_code == 200
+    assert "Page 2 of 2" in text
+    assert "Episode of day 1 " in text
+    assert "Episode of day 26" not in text
+
+
+# Speakers
+
+
+def test_speaker_index_lists_only_people_with_public_claims(client):
+    make_claim(speaker=make_speaker(name="Ada Example"))
+    make_claim(speaker=make_speaker(name="Ben Sample"), status=Status.DRAFT)
+    make_claim(make_episode(status=Status.DRAFT), speaker=make_speaker(name="Cy Placeholder"))
+    make_speaker(name="Di Nobody")
+
+    text = visible_text(client.get("/speakers/"))
+
+    assert "1 identified person" in text
+    assert "Ada Example" in text
+    for hidden in ("Ben Sample", "Cy Placeholder", "Di Nobody"):
+        assert hidden not in text
+
+
+def test_speaker_index_counts_public_claims_most_first(client):
+    ada, ben = make_speaker(name="Ada Example"), make_speaker(name="Ben Sample")
+    episode = make_episode()
+    make_claim(episode, speaker=ada)
+    make_claim(episode, speaker=ben)
+    make_claim(episode, speaker=ben)
+    make_claim(episode, speaker=ben, status=Status.DRAFT)
+
+    text = visible_text(client.get("/speakers/"))
+
+    assert "Ben Sample 2 claims Ada Example 1 claim" in text
+
+
+def test_speaker_page_groups_claims_by_episode_newest_first(client):
+    ada = make_speaker(name="Ada Example")
+    older = make_episode(title="Older Episode", air_date=aired(1))
+    newer = make_episode(title="Newer Episode", air_date=aired(20))
+    make_claim(older, speaker=ada, number=1, excerpt="Old words one.")
+    make_claim(newer, speaker=ada, number=2, excerpt="New words two.")
+    make_claim(newer, speaker=ada, number=1, excerpt="New words one.")
+
+    text = visible_text(client.get(ada.get_absolute_url()))
+
+    assert "3 published claims" in text
+    assert in_order(
+        text,
+        "Newer Episode",
+        "New words one.",
+        "New words two.",
+        "Older Episode",
+        "Old words one.",
+    )
+
+
+def test_speaker_page_leaves_out_draft_claims(client):
+    ada = make_speaker(name="Ada Example")
+    make_claim(speaker=ada, excerpt="Published words.")
+    make_claim(speaker=ada, excerpt="Draft words.", status=Status.DRAFT)
+    make_claim(make_episode(status=Status.DRAFT), speaker=ada, excerpt="Words of a draft episode.")
+
+    text = visible_text(client.get(ada.get_absolute_url()))
+
+    assert "1 published claim" in text
+    assert "Published words." in text
+    assert "Draft words." not in text
+    assert "Words of a draft episode." not in text
+
+
+def test_speaker_with_only_draft_claims_answers_404(client):
+    ada = make_speaker()
+    make_claim(speaker=ada, status=Status.DRAFT)
+
+    assert client.get(ada.get_absolute_url()).status_code == 404
+
+
+def test_unknown_speaker_answers_404(client):
+    assert client.get("/speakers/no-such-person/").status_code == 404
+
+
+# Podcasts
+
+
+def test_podcast_index_shows_public_episode_and_claim_counts(client):
+    podcast = make_podcast(name="Example Show")
+    first, second = make_episode(podcast), make_episode(podcast)
+    make_claim(first)
+    make_claim(first)
+    make_claim(second)
+    make_claim(second, status=Status.DRAFT)
+    make_claim(make_episode(podcast, status=Status.DRAFT))
+
+    text = visible_text(client.get("/podcasts/"))
+
+    assert "Example Show" in text
+    assert "2 episodes · 3 published claims" in text
+
+
+def test_podcast_index_leaves_out_a_podcast_with_only_draft_episodes(client):
+    make_episode(make_podcast(name="Example Show"))
+    make_episode(make_podcast(name="Sample Hour"), status=Status.DRAFT)
+
+    text = visible_text(client.get("/podcasts/"))
+
+    assert "Example Show" in text
+    assert "Sample Hour" not in text
+
+
+def test_podcast_page_lists_its_published_episodes_newest_first(client):
+    podcast = make_podcast(name="Example Show")
+    make_episode(podcast, title="Older Episode", air_date=aired(1))
+    make_episode(podcast, title="Newer Episode", air_date=aired(20))
+    make_episode(podcast, title="Draft Episode", status=Status.DRAFT)
+    make_episode(title="Another Show's Episode")
+
+    text = visible_text(client.get(podcast.get_absolute_url()))
+
+    assert "2 published episodes" in text
+    assert in_order(text, "Newer Episode", "Older Episode")
+    assert "Draft Episode" not in text
+    assert "Another Show's Episode" not in text
+
+
+def test_podcast_with_only_draft_episodes_answers_404(client):
+    podcast = make_podcast()
+    make_episode(podcast, status=Status.DRAFT)
+
+    assert client.get(podcast.get_absolute_url()).status_code == 404
+
+
+# Claim permalinks
+
+
+def test_claim_permalink_shows_the_claim_and_its_citation(client):
+    claim = make_claim(
+        episode=make_episode(
+            make_podcast(name="Example Show"), title="Testing Carefully", air_date=aired(14)
+        ),
+        speaker=make_speaker(name="Ada Example"),
+        number=3,
+        excerpt="Every outage started with a change that passed its tests.",
+    )
+
+    response = client.get(claim.get_absolute_url())
+    text = visible_text(response)
+
+    assert response.status_code == 200
+    assert "Claim 03 of “Testing Carefully”" in text
+    assert "“Every outage started with a change that passed its tests.”" in text
+    assert (
+        "Ada Example, “Testing Carefully”, Example Show, 14 March 2026. "
+        "Evidence Ledger, claim 03: http://testserver" + claim.get_absolute_url()
+    ) in text
+
+
+def test_draft_claim_has_no_permalink(client):
+    claim = make_claim(status=Status.DRAFT)
+
+    assert client.get(claim.get_absolute_url()).status_code == 404
+
+
+def test_claim_of_a_draft_episode_has_no_permalink(client):
+    claim = make_claim(episode=make_episode(status=Status.DRAFT))
+
+    assert client.get(claim.get_absolute_url()).status_code == 404

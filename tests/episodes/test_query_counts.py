@@ -1,0 +1,119 @@
+"""Every public page runs a fixed number of queries, whatever the size of the ledger.
+
+Each test runs twice, on a small and on a larger ledger (more episodes, more claims
+per episode, more speakers); the pinned count must hold for both. A count that
+grows with the data is an N+1 bug in the view or template, not a number to bump.
+"""
+
+import pytest
+
+from claims.models import Claim
+from tests.factories import make_ledger
+
+
+@pytest.fixture(
+    params=[
+        pytest.param((2, 3, 2), id="2-episodes-3-claims-2-speakers"),
+        pytest.param((8, 12, 5), id="8-episodes-12-claims-5-speakers"),
+    ]
+)
+def ledger(request, db):
+    episodes, claims_per_episode, speakers = request.param
+    return make_ledger(episodes, claims_per_episode, speakers)
+
+
+def test_home_page_query_count(client, ledger, django_assert_num_queries):
+    # the ledger's version, for the page cache key and ETag; then
+    # 1. count of published claims
+    # 2. count of published episodes
+    # 3. count of speakers in the public record
+    # 4. count of podcasts in the public record
+    # 5. recent episodes with their podcast and public counts
+    with django_assert_num_queries(6):
+        response = client.get("/")
+    assert response.status_code == 200
+
+
+def test_episode_list_query_count(client, ledger, django_assert_num_queries):
+    # the ledger's version, for the page cache key and ETag; then
+    # 1. podcasts in the public record, for the filter
+    # 2. count of published episodes, for the paginator
+    # 3. the page of episodes with their podcast and public counts
+    with django_assert_num_queries(4):
+        response = client.get("/episodes/")
+    assert response.status_code == 200
+
+
+def test_episode_page_query_count(client, ledger, django_assert_num_queries):
+    url = ledger.episodes[-1].get_absolute_url()
+    # the ledger's version, for the page cache key and ETag; then
+    # 1. the episode with its podcast
+    # 2. its published claims with speaker (and episode and podcast, for links)
+    # 3. the claim mix
+    with django_assert_num_queries(4):
+        response = client.get(url)
+    assert response.status_code == 200
+
+
+def test_speaker_list_query_count(client, ledger, django_assert_num_queries):
+    # the ledger's version, for the page cache key and ETag; then
+    # 1. count of speakers in the public record, for the paginator
+    # 2. the page of speakers with their public claim counts
+    with django_assert_num_queries(3):
+        response = client.get("/speakers/")
+    assert response.status_code == 200
+
+
+def test_speaker_page_query_count(client, ledger, django_assert_num_queries):
+    url = ledger.speakers[0].get_absolute_url()
+    # the ledger's version, for the page cache key and ETag; then
+    # 1. the speaker
+    # 2. count of their public claims, for the paginator
+    # 3. their claim mix
+    # 4. the page of claims with episode, podcast and speaker
+    with django_assert_num_queries(5):
+        response = client.get(url)
+    assert response.status_code == 200
+
+
+def test_podcast_list_query_count(client, ledger, django_assert_num_queries):
+    # the ledger's version, for the page cache key and ETag; then
+    # 1. podcasts in the public record with their public counts
+    with django_assert_num_queries(2):
+        response = client.get("/podcasts/")
+    assert response.status_code == 200
+
+
+def test_podcast_page_query_count(client, ledger, django_assert_num_queries):
+    url = ledger.podcasts[0].get_absolute_url()
+    # the ledger's version, for the page cache key and ETag; then
+    # 1. the podcast
+    # 2. count of its published episodes, for the paginator
+    # 3. the page of episodes with their public counts
+    with django_assert_num_queries(4):
+        response = client.get(url)
+    assert response.status_code == 200
+
+
+def test_claim_permalink_query_count(client, ledger, django_assert_num_queries):
+    url = Claim.objects.published().filter(episode=ledger.episodes[-1]).last().get_absolute_url()
+    # the ledger's version, for the page cache key and ETag; then
+    # 1. the claim with its episode, podcast and speaker
+    with django_assert_num_queries(2):
+        response = client.get(url)
+    assert response.status_code == 200
+
+
+def test_search_query_count(client, ledger, django_assert_num_queries):
+    # /search/ redirects here, to the claims browser. With a query:
+    # the ledger's version, for the page cache key and ETag; then
+    # 1. count of matching published claims, for the paginator
+    # 2. the page of claims, ranked, with episode, podcast and speaker
+    # 3. highlights for the claims on the page
+    # 4-7. the type, speaker, podcast and attribution facets
+    # 8. speakers whose names match
+    # 9. episodes whose titles match
+    with django_assert_num_queries(10):
+        response = client.get("/claims/", {"q": "excerpt"})
+    assert response.status_code == 200
+    assert "Claims matching “excerpt”" in response.content.decode()
