@@ -17,10 +17,16 @@ class HealthCheckMiddleware:
     def __call__(self, request):
         if request.path != HEALTH_PATH:
             return self.get_response(request)
-        try:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT 1")
-                cursor.fetchone()
-        except DatabaseError:
+        if not database_is_reachable():
             return JsonResponse({"status": "error", "database": "unreachable"}, status=503)
         return JsonResponse({"status": "ok", "database": "ok"})
+
+
+def database_is_reachable():
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except DatabaseError:
+        return False
+    return True

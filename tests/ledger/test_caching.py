@@ -1,0 +1,104 @@
+"""Public pages are validated and cached by the ledger's version, never served stale."""
+
+import pytest
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.core.cache import cache
+from django.urls import reverse
+
+from episodes.models import Status
+from tests.factories import make_claim
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def claim(db):
+    return make_claim(excerpt="The first wording.")
+
+
+def test_a_repeat_visit_with_the_etag_gets_304_without_rendering(
+    client, claim, django_assert_num_queries
+):
+    url = claim.episode.get_absolute_url()
+    etag = client.get(url)["ETag"]
+    # Only the ledger's version is read.
+    with django_assert_num_queries(1):
+        response = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert response.status_code == 304
+    assert response.content == b""
+
+
+def test_a_page_seen_before_is_served_from_the_cache(client, claim, django_assert_num_queries):
+    url = claim.episode.get_absolute_url()
+    client.get(url)
+    with django_assert_num_queries(1):
+        response = client.get(url)
+    assert "The first wording." in response.content.decode()
+
+
+def test_editing_a_claim_changes_its_page_at_once(client, claim):
+    url = claim.episode.get_absolute_url()
+    etag = client.get(url)["ETag"]
+    claim.excerpt = "The corrected wording."
+    claim.save()
+    response = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert response.status_code == 200
+    assert "The corrected wording." in response.content.decode()
+    assert "The first wording." not in response.content.decode()
+
+
+def test_unpublishing_from_the_admin_hides_the_claim_at_once(client, admin_client, claim):
+    url = claim.episode.get_absolute_url()
+    assert "The first wording." in client.get(url).content.decode()
+    admin_client.post(
+        reverse("admin:claims_claim_changelist"),
+        {"action": "unpublish", ACTION_CHECKBOX_NAME: [claim.pk]},
+    )
+    claim.refresh_from_db()
+    assert claim.status == Status.DRAFT
+    assert "The first wording." not in client.get(url).content.decode()
+
+
+def test_renaming_a_speaker_reaches_every_cached_page(client, claim):
+    url = claim.episode.get_absolute_url()
+    client.get(url)
+    claim.speaker.name = "Ada Renamed"
+    claim.speaker.save()
+    assert "Ada Renamed" in client.get(url).content.decode()
+
+
+def test_public_pages_carry_validators_and_must_revalidate(client, claim):
+    response = client.get("/")
+    assert response["ETag"].startswith('"ledger-')
+    assert response["Last-Modified"]
+    assert response["Cache-Control"] == "public, no-cache"
+
+
+def test_not_found_pages_are_not_cached(client, db):
+    assert client.get("/episodes/example/none/").status_code == 404
+    assert "ETag" not in client.get("/episodes/example/none/")
+
+
+def test_public_pages_set_no_cookies(client, claim):
+    urls = [
+        "/",
+        "/episodes/",
+        claim.episode.get_absolute_url(),
+        claim.get_absolute_url(),
+        "/speakers/",
+        claim.speaker.get_absolute_url(),
+        "/podcasts/",
+        claim.episode.podcast.get_absolute_url(),
+        "/claims/?q=wording",
+        "/method/",
+        "/how-the-evidence-works/",
+    ]
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert not response.cookies, url
