@@ -5,6 +5,7 @@ the rest on by environment (see the README's deployment section).
 """
 
 import os
+import tempfile
 from datetime import timedelta
 from pathlib import Path
 
@@ -122,8 +123,11 @@ DATABASES = {
 }
 
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-    # A file, not memory, so the production-stack test can serve it from gunicorn.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
+    # A file, not memory, so the production-stack test can serve it from gunicorn;
+    # one per process, so test runs side by side don't share it.
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(Path(tempfile.gettempdir()) / f"ledger-test-{os.getpid()}.sqlite3")
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
