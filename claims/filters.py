@@ -21,7 +21,11 @@ class ClaimFilter(django_filters.FilterSet):
     """
 
     q = django_filters.CharFilter(method="filter_text", label="Search")
-    type = django_filters.MultipleChoiceFilter(choices=ClaimType.choices, label="Type")
+    # distinct=False: a claim has one type, so no join can repeat it (and DISTINCT
+    # over a million rows is a sort of them all).
+    type = django_filters.MultipleChoiceFilter(
+        choices=ClaimType.choices, label="Type", distinct=False
+    )
     speaker = django_filters.ModelChoiceFilter(
         queryset=Speaker.objects.public(), to_field_name="slug", label="Speaker"
     )
@@ -51,6 +55,8 @@ class ClaimFilter(django_filters.FilterSet):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.query = search.parse(self.data.get("q", ""))
+        # Set by the view when more claims match than are worth ranking (see order_for).
+        self.too_many_to_rank = False
 
     def filter_text(self, queryset, name, value):
         if not self.query.is_searchable:
@@ -63,12 +69,25 @@ class ClaimFilter(django_filters.FilterSet):
     @property
     def ordering(self):
         chosen = self.form.cleaned_data.get("order") if self.is_bound else None
-        if chosen == Ordering.RELEVANCE and not self.query.is_searchable:
+        rankable = self.query.is_searchable and not self.too_many_to_rank
+        if chosen == Ordering.RELEVANCE and not rankable:
             chosen = None
-        return chosen or (Ordering.RELEVANCE if self.query.is_searchable else Ordering.NEWEST)
+        return chosen or (Ordering.RELEVANCE if rankable else Ordering.NEWEST)
 
     def filter_queryset(self, queryset):
         return self.apply_ordering(super().filter_queryset(queryset))
+
+    def order_for(self, count):
+        """Whether to rank, now that the matches are counted (up to a cap).
+
+        Ranking reads and scores every match before the first page can be shown:
+        cheap for a few thousand, seconds for a word in most claims. Past the
+        cap, matches are shown newest first, which an index answers at once.
+        Returns True when that fallback applies; `ordering` then says "newest".
+        """
+        if getattr(count, "capped", False) and self.ordering == Ordering.RELEVANCE:
+            self.too_many_to_rank = True
+        return self.too_many_to_rank
 
     def apply_ordering(self, queryset):
         if self.ordering == Ordering.RELEVANCE:

@@ -3,6 +3,7 @@ from django.db import models
 from django.db.models import Count
 
 from claims.admin import ClaimInline
+from claims.models import Claim
 from episodes.models import Episode, Podcast, Speaker, Status
 
 # Editors paste addresses without a scheme; the web is https now.
@@ -47,8 +48,23 @@ class EpisodeAdmin(admin.ModelAdmin):
     readonly_fields = ("created_at", "updated_at")
     fieldsets = (
         (None, {"fields": ("podcast", "title", "slug", "air_date", "status")}),
-        ("Source", {"fields": ("original_url", "audio_url")}),
-        ("Text", {"fields": ("summary", "transcript"), "classes": ("collapse",)}),
+        (
+            "Source",
+            {
+                "fields": ("original_url", "audio_url"),
+                "description": "A claim's timestamp links to its moment of a YouTube or Vimeo "
+                "original, or else of the audio file.",
+            },
+        ),
+        (
+            "Text",
+            {
+                "fields": ("summary", "transcript"),
+                "classes": ("collapse",),
+                "description": "Every claim's excerpt is checked against the transcript, word "
+                "for word, whenever either is saved; readers see the result.",
+            },
+        ),
         ("History", {"fields": ("created_at", "updated_at"), "classes": ("collapse",)}),
     )
     inlines = (ClaimInline,)
@@ -57,6 +73,16 @@ class EpisodeAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(claim_total=Count("claims"))
+
+    def save_formset(self, request, form, formset, change):
+        if formset.model is not Claim:
+            return super().save_formset(request, form, formset, change)
+        # Each claim's history records who changed it.
+        for claim in formset.save(commit=False):
+            claim.save(changed_by=request.user, via="admin")
+        for claim in formset.deleted_objects:
+            claim.delete()
+        return None
 
     @admin.display(description="claims", ordering="claim_total")
     def claim_total(self, episode):

@@ -13,12 +13,13 @@ class Status(models.TextChoices):
 
 
 def protect_published(collector, field, sub_objs, using):
-    """on_delete: refuse to delete anything published, cascade to drafts.
+    """on_delete: refuse to delete anything published (or retracted), cascade to drafts.
 
     A draft may go with its parent; a published record never disappears by
-    accident. The admin turns the ProtectedError into its "cannot delete" page.
+    accident, and a retracted claim keeps its permalink. The admin turns the
+    ProtectedError into its "cannot delete" page.
     """
-    published = sub_objs.filter(status=Status.PUBLISHED)
+    published = sub_objs.exclude(status=Status.DRAFT)
     if published.exists():
         raise models.ProtectedError(
             f"Cannot delete: published {field.model._meta.verbose_name_plural} rely on it "
@@ -185,6 +186,9 @@ class Episode(models.Model):
         indexes = [
             # All source episodes: published episodes, newest first.
             models.Index(fields=("status", "-air_date"), name="episode_status_air_date"),
+            # Every claim, newest episodes first (the admin's claims changelist): the
+            # database walks this index and each episode's claims, not a sort of all.
+            models.Index(fields=("-air_date", "id"), name="episode_air_date_id"),
         ]
 
     def __str__(self):
@@ -194,12 +198,22 @@ class Episode(models.Model):
         super().save(*args, **kwargs)
         # A retitled episode must be found under its new title.
         self.claims.refresh_search_context()
+        if self.transcript != getattr(self, "_stored_transcript", None):
+            self.claims.reverify(self.transcript)
+            self._stored_transcript = self.transcript
 
     def get_absolute_url(self):
         return reverse(
             "episodes:episode_detail",
             kwargs={"podcast_slug": self.podcast.slug, "slug": self.slug},
         )
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        episode = super().from_db(db, field_names, values)
+        # Remembered so that save() re-checks the claims only when the transcript changed.
+        episode._stored_transcript = episode.__dict__.get("transcript")
+        return episode
 
     @staticmethod
     def public_q(prefix=""):

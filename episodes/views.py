@@ -1,4 +1,5 @@
 from django.core.paginator import Paginator
+from django.db.models import Count
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
@@ -15,11 +16,38 @@ def page_of(request, queryset, per_page):
     return Paginator(queryset, per_page).get_page(request.GET.get("page"))
 
 
-def episode_list(request):
-    podcasts = list(Podcast.objects.in_public_record())
-    episodes = (
-        Episode.objects.published().with_public_counts().select_related("podcast").newest_first()
+def with_counts(episodes):
+    """These episodes (one page: a sliced queryset) with their podcast and public counts.
+
+    Counting joins episodes to all their claims; annotated before the slice, the
+    database counts every episode in the ledger to show a page of them. Here the
+    page is picked first, in a subquery, and only its episodes are counted: still
+    one query.
+    """
+    return (
+        Episode.objects.filter(pk__in=episodes.values("pk"))
+        .with_public_counts()
+        .select_related("podcast")
+        .newest_first()
     )
+
+
+def counted_page(request, episodes, per_page):
+    page = page_of(request, episodes, per_page)
+    page.object_list = with_counts(page.object_list)
+    return page
+
+
+def episode_list(request):
+    # The filter shows each podcast's episode count: counting claims too would read them all.
+    podcasts = list(
+        Podcast.objects.annotate(
+            episode_count=Count("episodes", filter=Episode.public_q("episodes__"))
+        )
+        .filter(episode_count__gt=0)
+        .order_by("name")
+    )
+    episodes = Episode.objects.published().newest_first()
     podcast_slug = request.GET.get("podcast", "")
     podcast = next((p for p in podcasts if p.slug == podcast_slug), None)
     if podcast_slug:
@@ -28,7 +56,7 @@ def episode_list(request):
         request,
         "episodes/episode_list.html",
         {
-            "page": page_of(request, episodes, EPISODES_PER_PAGE),
+            "page": counted_page(request, episodes, EPISODES_PER_PAGE),
             "podcasts": podcasts,
             "podcast": podcast,
             "unknown_podcast": podcast_slug if podcast_slug and not podcast else "",
@@ -85,8 +113,7 @@ def podcast_list(request):
 
 def podcast_detail(request, slug):
     podcast = get_object_or_404(Podcast, slug=slug)
-    episodes = podcast.episodes.published().with_public_counts().newest_first()
-    page = page_of(request, episodes, EPISODES_PER_PAGE)
+    page = counted_page(request, podcast.episodes.published().newest_first(), EPISODES_PER_PAGE)
     if not page.paginator.count:
         raise Http404("This podcast has no published episodes.")
     return render(request, "episodes/podcast_detail.html", {"podcast": podcast, "page": page})

@@ -3,6 +3,7 @@ from django.urls import reverse
 
 from claims.models import Claim
 from episodes.models import Episode, Podcast, Speaker
+from episodes.views import with_counts
 
 RECENT_EPISODES = 6
 
@@ -12,14 +13,14 @@ def home(request):
         request,
         "home.html",
         {
-            "recent_episodes": Episode.objects.published()
-            .with_public_counts()
-            .select_related("podcast")
-            .newest_first()[:RECENT_EPISODES],
+            "recent_episodes": with_counts(
+                Episode.objects.published().newest_first()[:RECENT_EPISODES]
+            ),
             "claim_count": Claim.objects.published().count(),
             "episode_count": Episode.objects.published().count(),
-            "people_count": Speaker.objects.in_public_record().count(),
-            "podcast_count": Podcast.objects.in_public_record().count(),
+            # public(): an EXISTS per speaker and podcast, not a count of every claim.
+            "people_count": Speaker.objects.public().count(),
+            "podcast_count": Podcast.objects.public().count(),
         },
     )
 

@@ -1,0 +1,50 @@
+"""Pagination that never counts a million rows.
+
+Counting every match of a common word, or every claim in the admin, reads the
+whole table. A reader only needs to know there are more than they will page
+through, so CappedPaginator counts at most COUNT_CAP rows and then says so:
+its count is an AtLeast, which shows as "10000+".
+"""
+
+from django.core.paginator import Paginator
+from django.utils.functional import cached_property
+
+# Deeper than anyone pages (500 pages of 20), shallow enough to count in milliseconds.
+COUNT_CAP = 10_000
+
+
+class AtLeast(int):
+    """A count that stopped at its cap: at least this many. Shows as "10000+"."""
+
+    capped = True
+
+    def __str__(self):
+        return f"{int(self)}+"
+
+
+class Exactly(int):
+    """A count below the cap: exactly this many."""
+
+    capped = False
+
+
+class CappedPaginator(Paginator):
+    """A Paginator whose count stops at `cap`: one `COUNT(*) … LIMIT cap + 1` query.
+
+    `count` is an Exactly or, past the cap, an AtLeast(cap): pages run to the cap.
+    """
+
+    cap = COUNT_CAP
+
+    def __init__(self, *args, cap=None, count=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if cap is not None:
+            self.cap = cap
+        if count is not None:
+            self.__dict__["count"] = count
+
+    @cached_property
+    def count(self):
+        # Only the primary keys, unordered: no ranking or joins the count doesn't need.
+        found = self.object_list.order_by().values("pk")[: self.cap + 1].count()
+        return AtLeast(self.cap) if found > self.cap else Exactly(found)

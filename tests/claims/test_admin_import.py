@@ -1,0 +1,103 @@
+"""Importing a ledger file in the admin: upload, read the report, confirm."""
+
+import pytest
+from django.contrib.auth.models import Permission
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from claims.models import Claim, ClaimRevision
+from tests.claims.ledger_files import EXAMPLES, as_json, document
+
+pytestmark = pytest.mark.django_db
+
+IMPORT = reverse("admin:claims_claim_import")
+
+
+@pytest.fixture
+def editor_client(client, editor):
+    client.force_login(editor)
+    return client
+
+
+def upload(client, content, name="ledger.json"):
+    return client.post(IMPORT, {"file": SimpleUploadedFile(name, content)})
+
+
+def pending_token(response):
+    return response.context["token"]
+
+
+def test_an_editor_finds_the_import_on_the_claims_list(editor_client):
+    response = editor_client.get(reverse("admin:claims_claim_changelist"))
+
+    assert f'<a href="{IMPORT}">Import a ledger file</a>' in response.content.decode()
+
+
+def test_checking_a_sound_file_shows_the_report_and_writes_nothing(editor_client):
+    response = upload(editor_client, (EXAMPLES / "ledger-example.csv").read_bytes(), "ex.csv")
+    html = response.content.decode()
+
+    assert response.status_code == 200
+    assert "The file is sound. Created: 1 podcast, 2 speakers, 1 episode, 4 claims." in html
+    assert 'value="Import ex.csv"' in html
+    assert Claim.objects.count() == 0
+
+
+def test_confirming_imports_the_file(editor_client, editor):
+    checked = upload(editor_client, as_json(document()))
+
+    response = editor_client.post(IMPORT, {"token": pending_token(checked)}, follow=True)
+
+    assert "Imported ledger.json. Created: 1 podcast, 2 speakers, 1 episode, 3 claims." in (
+        response.content.decode()
+    )
+    assert Claim.objects.count() == 3
+    assert set(ClaimRevision.objects.values_list("changed_by", "via")) == {
+        (editor.pk, "import of ledger.json")
+    }
+
+
+def test_a_file_with_problems_lists_each_with_where_and_field_and_offers_no_import(
+    editor_client,
+):
+    doc = document()
+    doc["episodes"][0]["claims"][0]["type"] = "guess"
+    doc["episodes"][0]["claims"][2]["number"] = 0
+
+    response = upload(editor_client, as_json(doc))
+    html = response.content.decode()
+
+    assert "2 problems found; nothing was written." in html
+    assert (
+        "<tr><td>episodes[0].claims[0]</td><td>type</td><td>“guess” is not one of evaluation, "
+        in html
+    )
+    assert (
+        "<tr><td>episodes[0].claims[2]</td><td>number</td><td>claim numbers start at 1.</td></tr>"
+        in html
+    )
+    assert 'name="token"' not in html
+    assert Claim.objects.count() == 0
+
+
+def test_a_broken_file_gets_a_clear_message(editor_client):
+    response = upload(editor_client, b"\xff\xfe not text", "ledger.csv")
+
+    assert "the file is not UTF-8 text" in response.content.decode()
+
+
+def test_an_import_that_is_no_longer_waiting_asks_for_the_file_again(editor_client):
+    response = editor_client.post(IMPORT, {"token": "stale"}, follow=True)
+
+    assert "That import is no longer waiting: upload the file again." in (response.content.decode())
+    assert Claim.objects.count() == 0
+
+
+def test_staff_without_the_editors_permissions_cannot_import(client, django_user_model):
+    clerk = django_user_model.objects.create_user("clerk", password="x" * 20, is_staff=True)
+    clerk.user_permissions.add(Permission.objects.get(codename="view_claim"))
+    client.force_login(clerk)
+
+    assert client.get(IMPORT).status_code == 403
+    assert upload(client, as_json(document())).status_code == 403
+    assert Claim.objects.count() == 0

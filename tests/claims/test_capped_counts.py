@@ -1,0 +1,143 @@
+"""Counts that stop at a cap: the claims browser, its facets and the admin changelist.
+
+The caps are 10,000 in production; these tests lower them so a handful of claims
+crosses them.
+"""
+
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from claims import views
+from claims.models import Claim
+from claims.pagination import AtLeast, CappedPaginator, Exactly
+from tests.factories import make_claim, make_episode, make_speaker
+
+URL = reverse("claims:claim_list")
+
+
+@pytest.fixture
+def cap(monkeypatch):
+    """Counts stop at 5 claims, facets count the newest 4."""
+    monkeypatch.setattr(CappedPaginator, "cap", 5)
+    monkeypatch.setattr(views, "FACET_SAMPLE", 4)
+
+
+@pytest.fixture
+def seven_claims(db):
+    """Seven published claims about rates, one per episode, the newest aired last.
+
+    The oldest says "rates" three times, so it ranks first by relevance.
+    """
+    speaker = make_speaker(name="Ada Example", slug="ada-example")
+    claims = [
+        make_claim(
+            make_episode(air_date=f"2026-01-0{day}"),
+            speaker,
+            excerpt="Rates, rates and rates again." if day == 1 else f"Rates moved on day {day}.",
+        )
+        for day in range(1, 8)
+    ]
+    return claims
+
+
+def ledger_count(response):
+    return re.search(r'class="ledger-count"[^>]*>(\S+) published claim', response.content.decode())[
+        1
+    ]
+
+
+def numbers_in_order(response):
+    """The claims shown, as (episode title) in page order."""
+    return re.findall(r"Example Episode \d+", response.content.decode())
+
+
+def test_a_count_below_the_cap_is_exact(seven_claims):
+    count = CappedPaginator(Claim.objects.order_by("pk"), 20, cap=10).count
+
+    assert count == 7
+    assert isinstance(count, Exactly)
+    assert str(count) == "7"
+
+
+def test_a_count_past_the_cap_stops_there_and_says_so(seven_claims):
+    paginator = CappedPaginator(Claim.objects.order_by("pk"), 2, cap=5)
+
+    assert paginator.count == 5
+    assert isinstance(paginator.count, AtLeast)
+    assert str(paginator.count) == "5+"
+    assert paginator.num_pages == 3
+
+
+def test_the_capped_count_reads_at_most_cap_plus_one_rows(seven_claims):
+    with CaptureQueriesContext(connection) as queries:
+        count = CappedPaginator(Claim.objects.order_by("pk"), 20, cap=5).count
+
+    assert count == 5
+    assert len(queries) == 1
+    assert "LIMIT 6" in queries[0]["sql"]
+
+
+def test_the_claims_browser_shows_a_capped_count_with_a_plus(client, seven_claims, cap):
+    response = client.get(URL)
+
+    assert ledger_count(response) == "5+"
+
+
+def test_the_claims_browser_shows_an_exact_count_below_the_cap(client, seven_claims, cap):
+    response = client.get(URL, {"aired_to": "2026-01-03"})
+
+    assert ledger_count(response) == "3"
+
+
+def test_a_search_with_more_matches_than_the_cap_is_shown_newest_first(client, seven_claims, cap):
+    response = client.get(URL, {"q": "rates"})
+
+    assert ledger_count(response) == "5+"
+    assert "shown newest first, not ranked by relevance" in response.content.decode()
+    # Pages run to the cap: the five newest, newest first.
+    newest = [str(claim.episode) for claim in reversed(seven_claims)][:5]
+    assert list(dict.fromkeys(numbers_in_order(response))) == newest
+
+
+def test_a_search_with_fewer_matches_than_the_cap_is_ranked(client, seven_claims, cap):
+    response = client.get(URL, {"q": "rates", "aired_to": "2026-01-04"})
+
+    assert ledger_count(response) == "4"
+    assert "not ranked by relevance" not in response.content.decode()
+    assert numbers_in_order(response)[0] == str(seven_claims[0].episode)
+
+
+def test_facets_past_the_sample_size_count_the_newest_claims_and_say_so(client, seven_claims, cap):
+    response = client.get(URL)
+    html = response.content.decode()
+
+    assert "Counts among the newest 4 matching claims." in html
+    # Every claim is an evaluation by Ada Example; the sample holds four of the seven.
+    assert re.search(r'evaluation <span class="facet-count">4</span>', html)
+
+
+def test_facets_below_the_sample_size_are_exact_and_say_nothing(client, seven_claims, cap):
+    response = client.get(URL, {"aired_to": "2026-01-03"})
+    html = response.content.decode()
+
+    assert "Counts among the newest" not in html
+    assert re.search(r'evaluation <span class="facet-count">3</span>', html)
+
+
+def test_the_admin_changelist_counts_claims_up_to_the_cap(
+    client, django_user_model, seven_claims, cap
+):
+    admin = django_user_model.objects.create_superuser("root", "", "a-long-test-password")
+    client.force_login(admin)
+
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(reverse("admin:claims_claim_changelist"))
+
+    assert response.status_code == 200
+    assert "5+ claims" in response.content.decode()
+    counts = [q["sql"] for q in queries if "COUNT(" in q["sql"].upper()]
+    assert counts and all("LIMIT" in sql for sql in counts)
