@@ -1,0 +1,126 @@
+"""What the browser tests check on a page (overflow, headings, axe, keyboard focus), and screenshots."""
+
+import shutil
+from pathlib import Path
+
+from axe_playwright_python.sync_playwright import Axe
+from django.conf import settings
+
+SCREENSHOTS = Path(settings.BASE_DIR) / "docs" / "screenshots"
+
+# Fail on these whatever their impact: the issue asks for landmarks, headings in
+# order, a skip link, labelled controls and a language.
+REQUIRED_RULES = {
+    "bypass",
+    "heading-order",
+    "html-has-lang",
+    "html-lang-valid",
+    "label",
+    "landmark-banner-is-top-level",
+    "landmark-complementary-is-top-level",
+    "landmark-contentinfo-is-top-level",
+    "landmark-main-is-top-level",
+    "landmark-no-duplicate-banner",
+    "landmark-no-duplicate-contentinfo",
+    "landmark-no-duplicate-main",
+    "landmark-one-main",
+    "landmark-unique",
+    "page-has-heading-one",
+    "region",
+    "select-name",
+    "skip-link",
+}
+FAILING_IMPACTS = {"serious", "critical"}
+
+_axe = Axe()
+
+
+def axe_violations(page):
+    """axe-core's serious and critical violations on the page, plus any of REQUIRED_RULES."""
+    results = _axe.run(page, options={"resultTypes": ["violations"]})
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at "
+        + ", ".join(" ".join(node["target"]) for node in v["nodes"][:5])
+        for v in results.response["violations"]
+        if v["impact"] in FAILING_IMPACTS or v["id"] in REQUIRED_RULES
+    ]
+
+
+def heading_levels(page):
+    return page.eval_on_selector_all(
+        "h1, h2, h3, h4, h5, h6", "hs => hs.map(h => Number(h.tagName[1]))"
+    )
+
+
+def skipped_heading_levels(page):
+    """Headings that go down more than one level from the one before, e.g. an h3 after an h1."""
+    levels = heading_levels(page)
+    return [
+        f"h{after} after h{before}"
+        for before, after in zip([0, *levels], levels, strict=False)
+        if after > before + 1
+    ]
+
+
+# Anything wider than the viewport, or clipped inside a box that scrolls sideways.
+_OVERFLOW = """() => {
+  const width = document.documentElement.clientWidth;
+  const problems = [];
+  const name = (el) => el.tagName.toLowerCase() + (el.className ? "." + [...el.classList].join(".") : "");
+  for (const el of document.body.querySelectorAll("*")) {
+    const style = getComputedStyle(el);
+    if (["auto", "scroll"].includes(style.overflowX) && el.scrollWidth > el.clientWidth + 1) {
+      problems.push(`${name(el)} scrolls sideways: ${el.scrollWidth}px of content in ${el.clientWidth}px`);
+    }
+    const box = el.getBoundingClientRect();
+    if (!box.width || !box.height) continue;
+    if (box.right > width + 1 || box.left < -1) {
+      problems.push(`${name(el)} spans ${Math.round(box.left)}..${Math.round(box.right)}px of ${width}px`);
+    }
+  }
+  return problems;
+}"""
+
+
+def horizontal_overflow(page):
+    """Why the page does not fit its viewport's width, or [] when it does."""
+    problems = page.evaluate(_OVERFLOW)
+    scroll_width = page.evaluate("document.documentElement.scrollWidth")
+    width = page.viewport_size["width"]
+    if scroll_width > width:
+        problems.insert(0, f"the page is {scroll_width}px wide in a {width}px viewport")
+    return problems
+
+
+def focus_is_visible(page):
+    """The focused element draws an outline of at least 2px."""
+    return page.evaluate(
+        """() => {
+          const style = getComputedStyle(document.activeElement);
+          return style.outlineStyle !== "none" && parseFloat(style.outlineWidth) >= 2;
+        }"""
+    )
+
+
+def tab_to(page, target, limit=150):
+    """Press Tab until `target` has the focus, checking that every stop shows where it is."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        focused = page.evaluate("document.activeElement.outerHTML.slice(0, 120)")
+        assert focus_is_visible(page), f"no visible focus on {focused}"
+        if target.evaluate("el => el === document.activeElement"):
+            return
+    raise AssertionError(f"{target} was not reached in {limit} presses of Tab")
+
+
+def save_screenshot(page, name, full_page=False):
+    """Write docs/screenshots/<name>.png, which the README shows."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    target = SCREENSHOTS / f"{name}.png"
+    fresh = target.with_suffix(".new.png")
+    page.screenshot(path=fresh, full_page=full_page, animations="disabled", caret="hide")
+    # Only touch the committed file when the picture changed.
+    if target.exists() and target.read_bytes() == fresh.read_bytes():
+        fresh.unlink()
+    else:
+        shutil.move(fresh, target)
