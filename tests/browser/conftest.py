@@ -4,9 +4,7 @@ Playwright's own browser download is not available here, so the tests launch the
 system Chromium. Without it they skip with a message, except in CI, where they fail.
 
 Every page a test opens is watched: a console error, an uncaught exception or a
-Content-Security-Policy violation fails the test. When the site sends no CSP of
-its own, the live server adds a strict one, so the pages are proved to work under
-it either way.
+violation of the site's Content-Security-Policy fails the test.
 """
 
 import io
@@ -14,7 +12,6 @@ import os
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.core.management import call_command
 from playwright.sync_api import sync_playwright
 
@@ -31,7 +28,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-CSP_MIDDLEWARE = "tests.browser.csp.StrictCSPMiddleware"
 
 
 def in_ci():
@@ -72,23 +68,8 @@ def browser(playwright):
     browser.close()
 
 
-@pytest.fixture(scope="session")
-def _live_server_with_fallback_csp(request):
-    """Start the live server with the fallback CSP outermost in its middleware.
-
-    The live server loads its middleware once, as it starts; the settings go back at
-    once, so no other test sees the extra middleware.
-    """
-    original = settings.MIDDLEWARE
-    settings.MIDDLEWARE = [CSP_MIDDLEWARE, *original]
-    try:
-        return request.getfixturevalue("live_server")
-    finally:
-        settings.MIDDLEWARE = original
-
-
 @pytest.fixture
-def server(_live_server_with_fallback_csp, live_server):
+def server(live_server):
     return live_server
 
 

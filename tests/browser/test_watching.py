@@ -26,10 +26,9 @@ def reported(page, problems, text, seconds=2):
 def test_pages_are_served_under_a_content_security_policy(page, server, demo):
     response = page.goto(server.url)
 
-    policy = response.headers.get("content-security-policy") or response.headers.get(
-        "content-security-policy-report-only"
-    )
-    assert policy and "default-src 'self'" in policy
+    policy = response.headers.get("content-security-policy")
+    assert "default-src 'self'" in policy
+    assert "unsafe-inline" not in policy
 
 
 def test_an_inline_script_is_reported_as_a_csp_violation(watched, demo, server):
