@@ -99,13 +99,30 @@ class ClaimForm(forms.ModelForm):
 
 
 class ClaimInlineForm(ClaimForm):
-    """A claim as a row of the episode's ledger: the same checks, narrower boxes."""
+    """A claim within its episode's page: the same checks, boxes sized to fit beside each other."""
+
+    class Meta(ClaimForm.Meta):
+        widgets = {
+            "excerpt": forms.Textarea(attrs={"rows": 3, "cols": 90}),
+            "summary": forms.TextInput(attrs={"size": 50}),
+            "unresolved_label": forms.TextInput(attrs={"size": 14}),
+        }
 
     correction_note = forms.CharField(
         required=False,
-        widget=forms.Textarea(attrs={"rows": 2, "cols": 24}),
+        widget=forms.Textarea(attrs={"rows": 2, "cols": 60}),
         help_text=ClaimForm.base_fields["correction_note"].help_text,
     )
+
+    # Said once on the claim's own page; repeated under every claim of an episode
+    # they would push each claim's fields onto separate lines.
+    QUIET_FIELDS = ("number", "excerpt", "speaker", "unresolved_label", "timestamp", "summary")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in self.QUIET_FIELDS:
+            if name in self.fields:
+                self.fields[name].help_text = ""
 
 
 class ClaimInlineFormSet(BaseInlineFormSet):
@@ -127,38 +144,36 @@ class ClaimInlineFormSet(BaseInlineFormSet):
                 )
 
 
-class ClaimInline(admin.TabularInline):
+class ClaimInline(admin.StackedInline):
+    """The episode's ledger, claim by claim: four short lines each, no sideways scrolling."""
+
     model = Claim
     form = ClaimInlineForm
     formset = ClaimInlineFormSet
-    fields = (
-        "number",
-        "type",
-        "excerpt",
-        "attribution",
-        "speaker",
-        "unresolved_label",
-        "timestamp",
-        "summary",
-        "status",
-        "verbatim",
-    )
     readonly_fields = ("verbatim",)
     ordering = ("number",)
     autocomplete_fields = ("speaker",)
     extra = 1
     show_change_link = True
 
-    def get_fields(self, request, obj=None):
+    def get_fieldsets(self, request, obj=None):
+        rows = [
+            ("number", "type", "status", "verbatim"),
+            "excerpt",
+            ("attribution", "speaker", "unresolved_label"),
+            ("timestamp", "summary"),
+        ]
         # The per-claim confirmations only where they can be needed: a correction
         # note once claims may be public, the verbatim override once there is a
         # transcript to miss. After a refused save, both, beside the claim at fault.
-        fields = list(super().get_fields(request, obj))
+        confirmations = []
         if request.method == "POST" or obj is not None:
-            fields.append("correction_note")
+            confirmations.append("correction_note")
         if request.method == "POST" or (obj is not None and obj.transcript):
-            fields.append("publish_unverified")
-        return fields
+            confirmations.append("publish_unverified")
+        if confirmations:
+            rows.append(tuple(confirmations))
+        return [(None, {"fields": rows})]
 
     @admin.display(description="verbatim")
     def verbatim(self, claim):
