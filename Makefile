@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 
-.PHONY: run test serve format clean
+.PHONY: run test serve format clean bench
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,16 @@ serve: $(VENV)/.installed  ## The production stack locally: gunicorn, DEBUG off,
 	$(BIN)/python manage.py load_demo
 	$(SERVE_ENV) $(BIN)/python manage.py collectstatic --no-input -v0
 	$(SERVE_ENV) GUNICORN_BIND=127.0.0.1:$(PORT) $(BIN)/gunicorn ledger.wsgi --config gunicorn.conf.py
+
+# The benchmark (docs/performance.md): SIZES=10000,100000,1000000 for the million.
+SIZES ?= 10000,100000
+$(VENV)/.installed-bench: pyproject.toml $(VENV)/.installed
+	$(BIN)/pip install --quiet -e ".[dev,bench]"
+	touch $@
+
+bench: $(VENV)/.installed-bench  ## Benchmark SQLite and PostgreSQL at SIZES; report in bench/results/
+	command -v wrk >/dev/null || (apt-get update -qq && apt-get install -y -qq wrk)
+	$(BIN)/python bench/run.py --sizes $(SIZES)
 
 format: $(VENV)/.installed
 	$(BIN)/ruff check --fix .

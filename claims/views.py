@@ -3,7 +3,7 @@ from operator import or_
 
 from django.core.exceptions import EmptyResultSet
 from django.db import connections
-from django.db.models import F, Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.shortcuts import get_object_or_404, render
 
 from claims import search
@@ -14,9 +14,11 @@ from episodes.models import Episode, Speaker
 
 CLAIMS_PER_PAGE = 20
 SPEAKER_FACET_SIZE = 12
-# Facets count at most this many claims (the newest): see facets().
+# Facets count at most this many claims (the most recently added): see facets().
 FACET_SAMPLE = COUNT_CAP
 MATCHING_RECORDS = 5
+# Speakers whose names match are looked at in name order, this many at most.
+MATCHING_CANDIDATES = 100
 
 
 def claim_list(request):
@@ -48,8 +50,8 @@ def claim_list(request):
 def facets(filters: ClaimFilter):
     """Counts beside each choice: how many claims that choice would show. One query per facet.
 
-    Past FACET_SAMPLE claims the counts are among the newest FACET_SAMPLE only
-    (`sampled` says so): counting a million rows four times is not worth it.
+    Past FACET_SAMPLE claims the counts are among the FACET_SAMPLE most recently
+    added only (`sampled` says so): counting a million rows four times is not worth it.
     """
     chosen = filters.form.cleaned_data
     by_type = dict(counts(filters.without("type"), "type"))
@@ -79,15 +81,16 @@ def facets(filters: ClaimFilter):
 
 
 def counts(claims, *fields):
-    """[(*fields, count)] largest first, among the newest FACET_SAMPLE of `claims`.
+    """[(*fields, count)] largest first, among the FACET_SAMPLE most recently added `claims`.
 
-    The sample is taken by the index that orders claims newest first, so the
-    cost stops growing with the ledger; below FACET_SAMPLE it is every claim and
-    the counts are exact. Grouped in plain SQL around the ORM's query because
+    So the cost stops growing with the ledger; below FACET_SAMPLE the sample is
+    every claim and the counts are exact. By id, not air date: a sort by air date
+    needs every match joined to its episode first, twice the time for a phrase in
+    3% of a million claims. Grouped in plain SQL around the ORM's query because
     the SQLite search's FTS join can't be nested in an `IN (…)`.
     """
     names = {f"facet_{i}": F(field) for i, field in enumerate(fields)}
-    sample = claims.newest_first().values(**names)[:FACET_SAMPLE]
+    sample = claims.order_by("-pk").values(**names)[:FACET_SAMPLE]
     try:
         sql, params = sample.query.sql_with_params()
     except EmptyResultSet:  # e.g. .none(), for a search of stop words only
@@ -107,7 +110,14 @@ def matching_speakers(query):
     if not words:
         return []
     names = reduce(or_, (Q(name__icontains=word) for word in words))
-    return list(Speaker.objects.public().filter(names)[:MATCHING_RECORDS])
+    # Asked per speaker in the SELECT list, for the first candidates by name only: as a
+    # WHERE EXISTS, PostgreSQL answers it by reading every published claim.
+    candidates = (
+        Speaker.objects.filter(names)
+        .annotate(is_public=Exists(Claim.objects.published().filter(speaker=OuterRef("pk"))))
+        .order_by("name")[:MATCHING_CANDIDATES]
+    )
+    return [speaker for speaker in candidates if speaker.is_public][:MATCHING_RECORDS]
 
 
 def matching_episodes(query):

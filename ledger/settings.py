@@ -140,6 +140,8 @@ CACHES = {
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "ledger"}
 }
 PAGE_CACHE_SECONDS = envint("PAGE_CACHE_SECONDS", 600)
+# Serve /bench/minimal/, the benchmark's yardstick (bench/run.py); off in production.
+BENCHMARK_VIEWS = envbool("BENCHMARK_VIEWS", False)
 
 ADMIN_URL = os.environ.get("ADMIN_URL", "admin/").strip("/") + "/"
 

@@ -1,5 +1,6 @@
 from django.conf import settings
 from django.contrib import admin
+from django.http import HttpResponse
 from django.urls import include, path
 from django.views.generic import TemplateView
 
@@ -29,3 +30,8 @@ urlpatterns = [
     path("", include("claims.urls")),
     path(settings.ADMIN_URL, admin.site.urls),
 ]
+
+if settings.BENCHMARK_VIEWS:
+    # The cheapest page the stack can serve, through the same middleware: the
+    # benchmark reports every page's throughput as a share of this one's.
+    urlpatterns.append(path("bench/minimal/", lambda request: HttpResponse("ok"), name="minimal"))

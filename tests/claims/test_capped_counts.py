@@ -21,7 +21,7 @@ URL = reverse("claims:claim_list")
 
 @pytest.fixture
 def cap(monkeypatch):
-    """Counts stop at 5 claims, facets count the newest 4."""
+    """Counts stop at 5 claims, facets count the 4 most recently added."""
     monkeypatch.setattr(CappedPaginator, "cap", 5)
     monkeypatch.setattr(views, "FACET_SAMPLE", 4)
 
@@ -111,11 +111,11 @@ def test_a_search_with_fewer_matches_than_the_cap_is_ranked(client, seven_claims
     assert numbers_in_order(response)[0] == str(seven_claims[0].episode)
 
 
-def test_facets_past_the_sample_size_count_the_newest_claims_and_say_so(client, seven_claims, cap):
+def test_facets_past_the_sample_size_count_the_latest_claims_and_say_so(client, seven_claims, cap):
     response = client.get(URL)
     html = response.content.decode()
 
-    assert "Counts among the newest 4 matching claims." in html
+    assert "Counts among the 4 most recently added matching claims." in html
     # Every claim is an evaluation by Ada Example; the sample holds four of the seven.
     assert re.search(r'evaluation <span class="facet-count">4</span>', html)
 
@@ -124,7 +124,7 @@ def test_facets_below_the_sample_size_are_exact_and_say_nothing(client, seven_cl
     response = client.get(URL, {"aired_to": "2026-01-03"})
     html = response.content.decode()
 
-    assert "Counts among the newest" not in html
+    assert "Counts among the" not in html
     assert re.search(r'evaluation <span class="facet-count">3</span>', html)
 
 

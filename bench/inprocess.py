@@ -1,0 +1,122 @@
+"""Server-side measurements, in one Django process: queries per page and latency.
+
+Run by bench/run.py once per database and size, with DATABASE_URL pointing at a
+generated benchmark database; prints one JSON object on stdout. Pages are
+requested through Django's test Client, so every figure includes the whole
+middleware stack and template rendering, but no HTTP or network.
+"""
+
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ledger.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test import Client, override_settings  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+
+from bench.pages import admin_url, fts5_queries, pages, search_mix  # noqa: E402
+
+REPEAT = int(os.environ.get("BENCH_REPEAT", "15"))
+# A page slower than this gets fewer repetitions (never fewer than MIN_REPEAT).
+PAGE_BUDGET_SECONDS = float(os.environ.get("BENCH_PAGE_BUDGET", "6"))
+MIN_REPEAT = 5
+
+
+def percentile(samples, p):
+    """Nearest-rank percentile of `samples` (seconds), in milliseconds."""
+    ordered = sorted(samples)
+    rank = max(0, min(len(ordered) - 1, round(p / 100 * len(ordered) + 0.5) - 1))
+    return ordered[rank] * 1000
+
+
+def summary(samples):
+    return {
+        "n": len(samples),
+        "median_ms": round(statistics.median(samples) * 1000, 2),
+        "p95_ms": round(percentile(samples, 95), 2),
+    }
+
+
+def timed(client, url, repeat=REPEAT, **headers):
+    """Seconds per request for `repeat` GETs of `url` after one warm-up request."""
+    response = client.get(url, headers=headers)
+    assert response.status_code in (200, 304), (url, response.status_code)
+    samples, started = [], time.perf_counter()
+    for i in range(repeat):
+        begin = time.perf_counter()
+        client.get(url, headers=headers)
+        samples.append(time.perf_counter() - begin)
+        if i + 1 >= MIN_REPEAT and time.perf_counter() - started > PAGE_BUDGET_SECONDS:
+            break
+    return samples
+
+
+def count_queries(client, url):
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+    assert response.status_code == 200, (url, response.status_code)
+    return len(queries), [query["sql"] for query in queries]
+
+
+def main():
+    client = Client()
+    the_pages = pages()
+    result = {
+        "pages": the_pages,
+        "fts5": fts5_queries(),
+        "queries": {},
+        "uncached": {},
+        "cached": {},
+        "revalidated": {},
+    }
+
+    with override_settings(PAGE_CACHE_SECONDS=0):
+        for name, url in the_pages.items():
+            result["queries"][name], _ = count_queries(client, url)
+        for name, url in the_pages.items():
+            result["uncached"][name] = summary(timed(client, url))
+        mix = {}
+        for kind, url in search_mix().items():
+            mix[kind] = timed(client, url)
+            result["uncached"][f"search: {kind}"] = summary(mix[kind])
+        rare = [s for kind, samples in mix.items() if kind.startswith("rare") for s in samples]
+        result["search_mix"] = {
+            "p95_ms": round(percentile([s for samples in mix.values() for s in samples], 95), 2),
+            "rare_median_ms": round(statistics.median(rare) * 1000, 2),
+            "queries": {kind: url for kind, url in search_mix().items()},
+        }
+
+    with override_settings(PAGE_CACHE_SECONDS=600):
+        for name, url in the_pages.items():
+            result["cached"][name] = summary(timed(client, url))
+            etag = client.get(url)["ETag"]
+            result["revalidated"][name] = summary(timed(client, url, if_none_match=etag))
+
+    admin = get_user_model().objects.filter(username="bench-admin").first()
+    if admin is None:
+        admin = get_user_model().objects.create_superuser("bench-admin", "", None)
+    client.force_login(admin)
+    url = admin_url()
+    count, sql = count_queries(client, url)
+    result["admin"] = {
+        "url": url,
+        "queries": count,
+        "count_queries": [q for q in sql if "COUNT(" in q.upper()],
+        **summary(timed(client, url, repeat=min(REPEAT, 10))),
+    }
+    json.dump(result, sys.stdout, indent=1)
+
+
+if __name__ == "__main__":
+    main()

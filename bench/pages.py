@@ -1,0 +1,76 @@
+"""The pages and searches the benchmark measures, picked from the generated data.
+
+The picks are deterministic for a seed: the biggest synthetic show, its newest
+published episode, and the show's first host (generate_synthetic's most prolific
+speaker), so every run and every database measure the same pages.
+"""
+
+from urllib.parse import urlencode
+
+from django.urls import reverse
+
+from claims import search
+from claims.management.commands.generate_synthetic import SYNTHETIC_URL
+from claims.models import Claim
+from episodes.models import Episode, Podcast, Speaker
+
+# A filter a reader might choose: one type, the last year and a half (about 1-2% of claims).
+FILTERED = {"type": "prediction", "aired_from": "2025-01-01"}
+RARE_TERMS = ("quokka", "zeppelin", "marzipan")
+COMMON_TERM = "model"
+
+
+def claims_url(**params):
+    return reverse("claims:claim_list") + "?" + urlencode(params, doseq=True)
+
+
+def biggest_show():
+    return Podcast.objects.filter(website_url__startswith=SYNTHETIC_URL).order_by("pk").first()
+
+
+def top_speaker():
+    return Speaker.objects.filter(links__startswith=SYNTHETIC_URL).order_by("pk").first()
+
+
+def pages():
+    """{name: URL} of every public page, one of each kind."""
+    podcast = biggest_show()
+    episode = Episode.objects.published().filter(podcast=podcast).newest_first().first()
+    claim = Claim.objects.published().filter(episode=episode).order_by("number").first()
+    return {
+        "home": reverse("home"),
+        "episodes": reverse("episodes:episode_list"),
+        "episode": episode.get_absolute_url(),
+        "speakers": reverse("episodes:speaker_list"),
+        "speaker": top_speaker().get_absolute_url(),
+        "podcasts": reverse("episodes:podcast_list"),
+        "podcast": podcast.get_absolute_url(),
+        "claim": claim.get_absolute_url(),
+        "claims": reverse("claims:claim_list"),
+        "claims (filtered)": claims_url(**FILTERED),
+        "search": claims_url(q=COMMON_TERM),
+    }
+
+
+def search_queries():
+    """{kind: reader's query}: rare terms, a term in most claims, a phrase, an exclusion, a name."""
+    return {
+        **{f"rare: {term}": term for term in RARE_TERMS},
+        f"common: {COMMON_TERM}": COMMON_TERM,
+        "phrase": '"open source"',
+        "exclusion": f"{COMMON_TERM} -market",
+        "speaker name": top_speaker().name,
+    }
+
+
+def search_mix():
+    return {kind: claims_url(q=text) for kind, text in search_queries().items()}
+
+
+def fts5_queries():
+    """The same queries as SQLite FTS5 expressions, for the peer (Datasette)."""
+    return {kind: search.parse(text).as_fts5() for kind, text in search_queries().items()}
+
+
+def admin_url():
+    return reverse("admin:claims_claim_changelist")

@@ -1,0 +1,669 @@
+"""The benchmark: `make bench` (or `.venv/bin/python bench/run.py --sizes 10000,100000`).
+
+For each database (SQLite, PostgreSQL) and size it:
+
+1. makes the data once: a SQLite file or a PostgreSQL database `ledger_bench_<size>`
+   filled by `generate_synthetic --seed 1`, kept in bench/data/ (gitignored) and
+   reused while generate_synthetic.py is unchanged;
+2. measures queries per page and server-side latency in-process (bench/inprocess.py),
+   page cache off (uncached), on (cached) and with a matching ETag (revalidated);
+3. serves the same database with gunicorn on loopback and loads each page with wrk,
+   reporting requests/second as a share of /bench/minimal/ served by the same
+   gunicorn in the same run, page cache off and on;
+4. serves a copy of the published claims with Datasette and its FTS5 search, the
+   peer a user might pick instead, and times its search and browse pages beside
+   ours over the same loopback HTTP.
+
+It writes bench/results/report.md and report.json, with each target's pass/fail.
+"""
+
+import argparse
+import hashlib
+import http.client
+import json
+import os
+import platform
+import re
+import secrets
+import shutil
+import signal
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import quote, urlencode
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "bench"
+DATA = Path(os.environ.get("BENCH_DATA", BENCH / "data"))
+RESULTS = BENCH / "results"
+PYTHON = sys.executable
+PG_SERVER = os.environ.get("BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432")
+SEED = 1
+GENERATOR = ROOT / "claims/management/commands/generate_synthetic.py"
+
+# Pages loaded with wrk, and the targets' pages among them.
+THROUGHPUT_PAGES = ("home", "episodes", "episode", "speaker", "claims (filtered)", "search")
+TARGET_PAGES = ("episode", "claims (filtered)")
+HTTP_REPEAT = 10
+
+
+def log(message):
+    print(f"[bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def database_url(db, size):
+    if db == "sqlite":
+        return f"sqlite:///{DATA / f'ledger_bench_{size}.sqlite3'}"
+    return f"{PG_SERVER}/ledger_bench_{size}"
+
+
+def django_env(url, **extra):
+    """The production settings, on plain local HTTP, for `url`."""
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    env.update(
+        DATABASE_URL=url,
+        DEBUG="false",
+        SECRET_KEY=os.environ.get("BENCH_SECRET_KEY") or secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="testserver,127.0.0.1,localhost",
+        SECURE_SSL_REDIRECT="false",
+        STATIC_ROOT=str(DATA / "static"),
+        LOG_LEVEL="WARNING",
+        REDIS_URL="",
+    )
+    env.update(extra)
+    return env
+
+
+def manage(url, *args):
+    subprocess.run(
+        [PYTHON, "manage.py", *args], cwd=ROOT, env=django_env(url), check=True, stdout=sys.stderr
+    )
+
+
+# -- data --------------------------------------------------------------------
+
+
+def fingerprint():
+    return hashlib.sha256(GENERATOR.read_bytes()).hexdigest()[:16] + f"-seed{SEED}"
+
+
+def stamps():
+    path = DATA / "stamps.json"
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def save_stamp(key, value):
+    current = stamps()
+    current[key] = value
+    (DATA / "stamps.json").write_text(json.dumps(current, indent=1))
+
+
+def psql(sql, database="postgres"):
+    subprocess.run(
+        ["psql", f"{PG_SERVER}/{database}", "-qtAc", sql], check=True, stdout=subprocess.DEVNULL
+    )
+
+
+def ensure_data(db, size):
+    """Generate the database for (db, size) unless an up-to-date one is already there."""
+    url, key = database_url(db, size), f"{db}:{size}"
+    if stamps().get(key) == fingerprint():
+        manage(url, "migrate", "--no-input", "-v0")  # new migrations apply to old data
+        return url
+    log(f"generating {size:,} claims on {db}")
+    started = time.monotonic()
+    if db == "sqlite":
+        path = DATA / f"ledger_bench_{size}.sqlite3"
+        for stale in DATA.glob(f"ledger_bench_{size}.sqlite3*"):
+            stale.unlink()
+        path.parent.mkdir(parents=True, exist_ok=True)
+    else:
+        psql(f"DROP DATABASE IF EXISTS ledger_bench_{size} WITH (FORCE)")
+        psql(f"CREATE DATABASE ledger_bench_{size}")
+    manage(url, "migrate", "--no-input", "-v0")
+    manage(url, "generate_synthetic", "--claims", str(size), "--seed", str(SEED))
+    save_stamp(key, fingerprint())
+    save_stamp(f"{key}:seconds", round(time.monotonic() - started, 1))
+    (DATA / f"datasette_{size}.db").unlink(missing_ok=True)
+    return url
+
+
+def datasette_copy(size):
+    """A SQLite file of the published claims, one table with FTS5, as Datasette would publish it."""
+    target = DATA / f"datasette_{size}.db"
+    if target.exists():
+        return target
+    log(f"building the Datasette copy of {size:,} claims")
+    source = DATA / f"ledger_bench_{size}.sqlite3"
+    partial = target.with_suffix(".partial")
+    partial.unlink(missing_ok=True)
+    conn = sqlite3.connect(partial)
+    conn.executescript(
+        f"""
+        ATTACH DATABASE '{source}' AS ledger;
+        CREATE TABLE claims (
+            id INTEGER PRIMARY KEY, podcast TEXT, episode TEXT, air_date TEXT, number INTEGER,
+            type TEXT, speaker TEXT, attribution TEXT, excerpt TEXT, search_context TEXT
+        );
+        INSERT INTO claims
+        SELECT c.id, p.name, e.title, e.air_date, c.number, c.type,
+               coalesce(s.name, nullif(c.unresolved_label, ''), 'Unresolved voice'),
+               c.attribution, c.excerpt, c.search_context
+        FROM ledger.claims_claim c
+        JOIN ledger.episodes_episode e ON e.id = c.episode_id
+        JOIN ledger.episodes_podcast p ON p.id = e.podcast_id
+        LEFT JOIN ledger.episodes_speaker s ON s.id = c.speaker_id
+        WHERE c.status = 'published' AND e.status = 'published';
+        CREATE INDEX claims_type ON claims (type);
+        CREATE INDEX claims_podcast ON claims (podcast);
+        CREATE INDEX claims_speaker ON claims (speaker);
+        CREATE INDEX claims_air_date ON claims (air_date);
+        CREATE VIRTUAL TABLE claims_fts USING fts5(
+            excerpt, search_context, content="claims", content_rowid="id",
+            tokenize='porter unicode61 remove_diacritics 2'
+        );
+        INSERT INTO claims_fts(claims_fts) VALUES ('rebuild');
+        ANALYZE;
+        """
+    )
+    conn.commit()
+    conn.close()
+    partial.rename(target)
+    return target
+
+
+# -- servers and load --------------------------------------------------------
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for(port, path, timeout=60):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            status, _, _ = http_get(port, path)
+            if status < 500:
+                return
+        except OSError:
+            pass
+        time.sleep(0.3)
+    raise RuntimeError(f"nothing answered on 127.0.0.1:{port}{path}")
+
+
+def http_get(port, path, headers=None, connection=None):
+    conn = connection or http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    conn.request("GET", path, headers={"Host": "127.0.0.1", **(headers or {})})
+    response = conn.getresponse()
+    body = response.read()
+    if connection is None:
+        conn.close()
+    return response.status, dict(response.getheaders()), body
+
+
+class Server:
+    """A server process on a loopback port, stopped (its process group) on exit."""
+
+    def __init__(self, argv, env, port, ready_path):
+        self.argv, self.env, self.port, self.ready_path = argv, env, port, ready_path
+
+    def __enter__(self):
+        self.process = subprocess.Popen(
+            self.argv,
+            cwd=ROOT,
+            env=self.env,
+            stdout=subprocess.DEVNULL,
+            stderr=open(DATA / "server.log", "ab"),
+            start_new_session=True,
+        )
+        wait_for(self.port, self.ready_path)
+        return self
+
+    def __exit__(self, *exc):
+        os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+
+
+def gunicorn(url, page_cache_seconds):
+    port = free_port()
+    env = django_env(
+        url,
+        BENCHMARK_VIEWS="true",
+        PAGE_CACHE_SECONDS=str(page_cache_seconds),
+        GUNICORN_BIND=f"127.0.0.1:{port}",
+        GUNICORN_WORKERS=os.environ.get("BENCH_WORKERS", "4"),
+        GUNICORN_ACCESS_LOG="/dev/null",
+        GUNICORN_LOG_LEVEL="warning",
+        GUNICORN_MAX_REQUESTS="0",
+    )
+    argv = [str(Path(PYTHON).parent / "gunicorn"), "ledger.wsgi", "--config", "gunicorn.conf.py"]
+    return Server(argv, env, port, "/bench/minimal/")
+
+
+def datasette(path):
+    port = free_port()
+    argv = [
+        str(Path(PYTHON).parent / "datasette"),
+        "serve",
+        "-i",
+        str(path),
+        "-h",
+        "127.0.0.1",
+        "-p",
+        str(port),
+        "--setting",
+        "sql_time_limit_ms",
+        "60000",
+        "--setting",
+        "facet_time_limit_ms",
+        "60000",
+        "--setting",
+        "suggest_facets",
+        "off",
+        "--setting",
+        "default_page_size",
+        "20",
+    ]
+    return Server(argv, dict(os.environ), port, "/-/versions.json")
+
+
+def wrk(port, path, seconds, headers=None):
+    """Requests per second from wrk on loopback: 2 threads, 8 connections, `seconds` long."""
+    argv = ["wrk", "-t2", "-c8", f"-d{seconds}s", "--timeout", "30s"]
+    for name, value in (headers or {}).items():
+        argv += ["-H", f"{name}: {value}"]
+    output = subprocess.run(
+        [*argv, f"http://127.0.0.1:{port}{path}"], capture_output=True, text=True, check=True
+    ).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    return {"rps": round(rps, 1), "errors": int(errors.group(1)) if errors else 0}
+
+
+def http_latency(port, path, repeat=HTTP_REPEAT):
+    """Median and p95 (ms) of sequential GETs over one keep-alive loopback connection."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+    status, _, _ = http_get(port, path, connection=conn)
+    if status != 200:
+        raise RuntimeError(f"{path} answered {status}")
+    samples, started = [], time.perf_counter()
+    for i in range(repeat):
+        begin = time.perf_counter()
+        http_get(port, path, connection=conn)
+        samples.append(time.perf_counter() - begin)
+        if i >= 4 and time.perf_counter() - started > 8:
+            break
+    conn.close()
+    ordered = sorted(samples)
+    return {
+        "n": len(samples),
+        "median_ms": round(statistics.median(samples) * 1000, 2),
+        "p95_ms": round(
+            ordered[min(len(ordered) - 1, round(0.95 * len(ordered) + 0.5) - 1)] * 1000, 2
+        ),
+    }
+
+
+def load(port, pages, names, seconds, revalidate=False):
+    """wrk on each page, as a share of the minimal view measured before, between and after.
+
+    Other work on the machine drifts; the median of three minimal-view runs spread
+    through the sequence is a steadier yardstick than one.
+    """
+    minimal, figures = [], {}
+    halfway = len(names) // 2
+    sequence = ["/bench/minimal/", *names[:halfway], "/bench/minimal/", *names[halfway:]]
+    for item in [*sequence, "/bench/minimal/"]:
+        path = pages.get(item, item)
+        status, headers, _ = http_get(port, path)
+        if status != 200:
+            raise RuntimeError(f"{path} answered {status}")
+        extra = {"If-None-Match": headers["ETag"]} if revalidate else None
+        wrk(port, path, 1, extra)  # warm every worker (and its cache)
+        figure = wrk(port, path, seconds, extra)
+        if item == "/bench/minimal/":
+            minimal.append(figure["rps"])
+        else:
+            figures[item] = figure
+    yardstick = statistics.median(minimal)
+    return {
+        "minimal_rps": yardstick,
+        "minimal_runs": minimal,
+        "pages": {
+            name: {**figure, "ratio": round(figure["rps"] / yardstick, 3)}
+            for name, figure in figures.items()
+        },
+    }
+
+
+# -- one database at one size ------------------------------------------------
+
+
+def measure(db, size, options):
+    url = ensure_data(db, size)
+    log(f"{db} {size:,}: in-process queries and latency")
+    output = subprocess.run(
+        [PYTHON, str(BENCH / "inprocess.py")],
+        cwd=ROOT,
+        env=django_env(url),
+        capture_output=True,
+        text=True,
+    )
+    if output.returncode:
+        sys.stderr.write(output.stderr)
+        raise SystemExit(f"bench/inprocess.py failed on {db} at {size}")
+    result = json.loads(output.stdout)
+    result["generated_in_seconds"] = stamps().get(f"{db}:{size}:seconds")
+    pages, mix = result["pages"], result["search_mix"]["queries"]
+
+    if not options.no_throughput:
+        log(f"{db} {size:,}: throughput under gunicorn (wrk, {options.seconds}s a page)")
+        result["throughput"] = {}
+        for label, seconds in (("uncached", 0), ("cached", 600)):
+            with gunicorn(url, seconds) as server:
+                names = THROUGHPUT_PAGES
+                result["throughput"][label] = load(server.port, pages, names, options.seconds)
+                if label == "cached":
+                    result["throughput"]["revalidated"] = load(
+                        server.port, pages, TARGET_PAGES, options.seconds, revalidate=True
+                    )
+                else:
+                    latency = {
+                        "claims": pages["claims"],
+                        "claims (filtered)": pages["claims (filtered)"],
+                    }
+                    latency.update({f"search: {kind}": path for kind, path in mix.items()})
+                    result["http_latency"] = {
+                        name: http_latency(server.port, path) for name, path in latency.items()
+                    }
+
+    if db == "sqlite" and not options.no_datasette:
+        result["datasette"] = measure_datasette(size, result)
+    return result
+
+
+def measure_datasette(size, ours):
+    """Datasette's search and browse pages, the same queries over the same loopback."""
+    log(f"datasette {size:,}: search and browse latency")
+    copy = datasette_copy(size)
+    fts = ours["fts5"]
+    filtered = urlencode(
+        {"type": "prediction", "air_date__gte": "2025-01-01", "_sort_desc": "air_date"}
+    )
+    facets = "&_facet=type&_facet=speaker&_facet=podcast&_facet=attribution"
+    paths = {
+        "browse: all claims": "/" + copy.stem + "/claims",
+        "browse: filtered": f"/{copy.stem}/claims?{filtered}",
+        "browse: filtered, faceted": f"/{copy.stem}/claims?{filtered}{facets}",
+        **{
+            f"search: {kind}": f"/{copy.stem}/claims?_search={quote(expression)}&_searchmode=raw"
+            for kind, expression in fts.items()
+        },
+    }
+    with datasette(copy) as server:
+        return {
+            "version": json.loads(http_get(server.port, "/-/versions.json")[2])["datasette"][
+                "version"
+            ],
+            "paths": paths,
+            "latency": {name: http_latency(server.port, path) for name, path in paths.items()},
+        }
+
+
+# -- targets and report ------------------------------------------------------
+
+
+def targets(results, sizes):
+    """Each target of issue 6, with the measured figure and pass/fail."""
+    rows = []
+    for db in results:
+        counts = {size: results[db][size]["queries"] for size in sizes if size in results[db]}
+        pages = sorted({page for c in counts.values() for page in c})
+        varying = [p for p in pages if len({c.get(p) for c in counts.values()}) > 1]
+        rows.append(
+            {
+                "target": f"{db}: constant queries per page across {', '.join(f'{s:,}' for s in counts)}",
+                "measured": "varies: " + ", ".join(varying)
+                if varying
+                else "constant on every page",
+                "pass": not varying,
+            }
+        )
+    largest = max(sizes)
+    pg = results.get("postgresql", {}).get(largest)
+    lite = results.get("sqlite", {}).get(largest)
+    at = f"at {largest:,}"
+    if pg:
+        mix = pg["search_mix"]
+        rows.append(
+            {
+                "target": f"PostgreSQL {at}: search p95 over the mix ≤ 5× rare-term median",
+                "measured": f"p95 {mix['p95_ms']:.0f} ms vs 5 × {mix['rare_median_ms']:.0f} ms = {5 * mix['rare_median_ms']:.0f} ms",
+                "pass": mix["p95_ms"] <= 5 * mix["rare_median_ms"],
+            }
+        )
+        if lite and "datasette" in lite and "http_latency" in pg:
+            ours = [
+                v["median_ms"] for k, v in pg["http_latency"].items() if k.startswith("search: ")
+            ]
+            theirs = [
+                v["median_ms"]
+                for k, v in lite["datasette"]["latency"].items()
+                if k.startswith("search: ")
+            ]
+            rows.append(
+                {
+                    "target": f"PostgreSQL {at}: search faster than Datasette's (mean of the mix's medians, HTTP)",
+                    "measured": f"{statistics.mean(ours):.0f} ms vs Datasette {statistics.mean(theirs):.0f} ms",
+                    "pass": statistics.mean(ours) < statistics.mean(theirs),
+                }
+            )
+        for db, result in (("PostgreSQL", pg), ("SQLite", lite)):
+            if not result or "throughput" not in result:
+                continue
+            for label, floor in (("uncached", 0.5), ("cached", 0.8), ("revalidated", 0.8)):
+                for page in TARGET_PAGES:
+                    figure = result["throughput"][label]["pages"][page]
+                    rows.append(
+                        {
+                            "target": f"{db} {at}: {label} {page} ≥ {floor:.0%} of the minimal view",
+                            "measured": f"{figure['ratio']:.0%} ({figure['rps']:.0f} of {result['throughput'][label]['minimal_rps']:.0f} req/s)",
+                            "pass": figure["ratio"] >= floor,
+                        }
+                    )
+    for db, result in (("PostgreSQL", pg), ("SQLite", lite)):
+        if not result:
+            continue
+        admin = result["admin"]
+        full_counts = [q for q in admin["count_queries"] if "LIMIT" not in q.upper()]
+        rows.append(
+            {
+                "target": f"{db} {at}: admin claims changelist < 1 s, counts that do not scan",
+                "measured": f"median {admin['median_ms']:.0f} ms, p95 {admin['p95_ms']:.0f} ms; "
+                + (f"{len(full_counts)} uncapped COUNT" if full_counts else "counts capped"),
+                "pass": admin["p95_ms"] < 1000 and not full_counts,
+            }
+        )
+    return rows
+
+
+def table(header, rows):
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def markdown(report):
+    results = report["results"]
+    out = [
+        "# Benchmark report",
+        "",
+        f"{report['started']}, {report['machine']}. Command: `{report['command']}` "
+        f"({report['seconds']:.0f} s in all). Generated by bench/run.py; see docs/performance.md.",
+        "",
+        "## Targets",
+        "",
+        table(
+            ("target", "measured", ""),
+            [
+                (t["target"], t["measured"], "pass" if t["pass"] else "**FAIL**")
+                for t in report["targets"]
+            ],
+        ),
+    ]
+    for db, by_size in results.items():
+        out += ["", f"## {db}", ""]
+        names = list(next(iter(by_size.values()))["queries"])
+        out += [
+            "### Queries per request",
+            "",
+            table(
+                ("page", *(f"{s:,}" for s in by_size)),
+                [(n, *(r["queries"][n] for r in by_size.values())) for n in names],
+            ),
+            "",
+            "### Server-side latency, in-process (median / p95 ms)",
+            "",
+        ]
+        for label in ("uncached", "cached", "revalidated"):
+            rows = []
+            for name in next(iter(by_size.values()))[label]:
+                rows.append(
+                    (
+                        name,
+                        *(
+                            f"{r[label][name]['median_ms']} / {r[label][name]['p95_ms']}"
+                            for r in by_size.values()
+                        ),
+                    )
+                )
+            out += [f"**{label}**", "", table(("page", *(f"{s:,}" for s in by_size)), rows), ""]
+        out += [
+            "Search mix: "
+            + "; ".join(
+                f"{s:,}: p95 {r['search_mix']['p95_ms']} ms, rare-term median {r['search_mix']['rare_median_ms']} ms"
+                for s, r in by_size.items()
+            ),
+            "",
+            "Admin claims changelist: "
+            + "; ".join(
+                f"{s:,}: {r['admin']['median_ms']} / {r['admin']['p95_ms']} ms, {r['admin']['queries']} queries"
+                for s, r in by_size.items()
+            ),
+        ]
+        for size, r in by_size.items():
+            if "throughput" not in r:
+                continue
+            out += [
+                "",
+                f"### Throughput under gunicorn at {size:,} (req/s, share of the minimal view)",
+                "",
+            ]
+            rows = [
+                (
+                    "minimal view",
+                    *(
+                        f"{r['throughput'][label]['minimal_rps']:.0f}"
+                        for label in ("uncached", "cached")
+                    ),
+                    "",
+                )
+            ]
+            for name in THROUGHPUT_PAGES:
+                cells = []
+                for label in ("uncached", "cached"):
+                    f = r["throughput"][label]["pages"][name]
+                    cells.append(
+                        f"{f['rps']:.0f} ({f['ratio']:.0%})"
+                        + (f", {f['errors']} errors" if f["errors"] else "")
+                    )
+                reval = r["throughput"]["revalidated"]["pages"].get(name)
+                cells.append(f"{reval['rps']:.0f} ({reval['ratio']:.0%})" if reval else "")
+                rows.append((name, *cells))
+            out.append(table(("page", "uncached", "cached", "revalidated (304)"), rows))
+        for size, r in by_size.items():
+            if "datasette" not in r:
+                continue
+            d = r["datasette"]
+            out += [
+                "",
+                f"### Datasette {d['version']} beside us at {size:,} (HTTP on loopback, median / p95 ms)",
+                "",
+            ]
+            ours = {**r.get("http_latency", {})}
+            pg = results.get("postgresql", {}).get(size, {}).get("http_latency", {})
+            rows = []
+            for name, figure in d["latency"].items():
+                mine = {
+                    "browse: all claims": "claims",
+                    "browse: filtered": "claims (filtered)",
+                    "browse: filtered, faceted": "claims (filtered)",
+                }.get(name, name)
+                rows.append(
+                    (
+                        name,
+                        f"{figure['median_ms']} / {figure['p95_ms']}",
+                        f"{ours[mine]['median_ms']} / {ours[mine]['p95_ms']}"
+                        if mine in ours
+                        else "",
+                        f"{pg[mine]['median_ms']} / {pg[mine]['p95_ms']}" if mine in pg else "",
+                    )
+                )
+            out.append(table(("query", "Datasette", "ours, SQLite", "ours, PostgreSQL"), rows))
+    return "\n".join(out) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default=os.environ.get("SIZES", "10000,100000"))
+    parser.add_argument("--databases", default=os.environ.get("DATABASES", "sqlite,postgresql"))
+    parser.add_argument("--seconds", type=int, default=int(os.environ.get("BENCH_SECONDS", "3")))
+    parser.add_argument("--no-throughput", action="store_true", help="Skip gunicorn and wrk.")
+    parser.add_argument("--no-datasette", action="store_true", help="Skip the Datasette peer.")
+    parser.add_argument("--output", default=str(RESULTS / "report"), help="Path without suffix.")
+    options = parser.parse_args()
+    sizes = [int(s.replace("_", "")) for s in options.sizes.split(",") if s.strip()]
+    databases = [d.strip() for d in options.databases.split(",") if d.strip()]
+    if not options.no_throughput and not shutil.which("wrk"):
+        raise SystemExit("wrk is not installed: apt-get install wrk (make bench does it).")
+
+    started, clock = time.strftime("%Y-%m-%d %H:%M"), time.monotonic()
+    DATA.mkdir(parents=True, exist_ok=True)
+    manage(database_url("sqlite", 0), "collectstatic", "--no-input", "-v0")
+    results = {}
+    # SQLite first at each size: the Datasette copy is made from it.
+    for db in databases:
+        for size in sizes:
+            results.setdefault(db, {})[size] = measure(db, size, options)
+    report = {
+        "started": started,
+        "machine": f"{os.cpu_count()} cores, {platform.machine()}, Python {platform.python_version()}",
+        "command": " ".join(["bench/run.py", *sys.argv[1:]])
+        if sys.argv[1:]
+        else f"make bench SIZES={options.sizes}",
+        "sizes": sizes,
+        "seconds": time.monotonic() - clock,
+        "results": results,
+    }
+    report["targets"] = targets(results, sizes)
+    output = Path(options.output)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.with_suffix(".json").write_text(json.dumps(report, indent=1, default=str))
+    output.with_suffix(".md").write_text(markdown(report))
+    log(f"wrote {output.with_suffix('.md')} and .json in {report['seconds']:.0f}s")
+    print(markdown(report))
+
+
+if __name__ == "__main__":
+    main()
