@@ -1,5 +1,7 @@
 """Public pages are validated and cached by the ledger's version, never served stale."""
 
+import os
+
 import pytest
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.core.cache import cache
@@ -103,3 +105,41 @@ def test_public_pages_set_no_cookies(client, claim):
         response = client.get(url)
         assert response.status_code == 200, url
         assert not response.cookies, url
+
+
+REDIS = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        # A database of its own, emptied by the test: never a developer's cache.
+        "LOCATION": "redis://127.0.0.1:6379/15",
+    }
+}
+
+
+@pytest.fixture
+def redis_cache(settings):
+    """Production's cache (REDIS_URL). Without Redis: skipped locally, failed under CI."""
+    import redis
+
+    try:
+        redis.Redis(host="127.0.0.1", port=6379, socket_connect_timeout=1).ping()
+    except redis.ConnectionError:
+        missing = "No Redis on 127.0.0.1:6379."
+        if os.environ.get("CI", "").lower() not in ("", "0", "false", "no"):
+            pytest.fail(f"{missing} .ci/run starts it; CI must test the shared cache.")
+        pytest.skip(f"{missing} The shared-cache test is skipped.")
+    settings.CACHES = REDIS
+
+
+def test_the_shared_redis_cache_serves_pages_and_stays_fresh(
+    client, claim, redis_cache, django_assert_num_queries
+):
+    cache.clear()
+    url = claim.episode.get_absolute_url()
+    client.get(url)
+    with django_assert_num_queries(1):
+        assert "The first wording." in client.get(url).content.decode()
+    claim.summary = "A summary added later."
+    claim.save()
+    assert "A summary added later." in client.get(url).content.decode()
+    cache.clear()
