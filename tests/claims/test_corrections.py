@@ -6,6 +6,7 @@ from django.urls import reverse
 
 from claims.models import Attribution, Claim, ClaimRevision, ClaimStatus, RevisionKind
 from episodes.models import Status
+from tests.claims.admin_forms import claim_change_form
 from tests.claims.ledger_files import as_json, document, failed_import, run_import
 from tests.factories import make_claim, make_episode, make_speaker
 
@@ -141,29 +142,10 @@ def test_a_published_claims_number_never_changes(published):
 # In the admin -------------------------------------------------------------------------
 
 
-def change_form_data(claim, **fields):
-    return {
-        "episode": claim.episode_id,
-        "number": claim.number,
-        "type": claim.type,
-        "status": claim.status,
-        "excerpt": claim.excerpt,
-        "summary": claim.summary,
-        "timestamp": "",
-        "attribution": claim.attribution,
-        "speaker": claim.speaker_id or "",
-        "unresolved_label": claim.unresolved_label,
-        "correction_note": "",
-        "revisions-TOTAL_FORMS": 0,
-        "revisions-INITIAL_FORMS": 0,
-        **fields,
-    }
-
-
 def test_the_admin_refuses_a_correction_without_a_note_and_says_why(editor_client, published):
     url = reverse("admin:claims_claim_change", args=[published.pk])
 
-    response = editor_client.post(url, change_form_data(published, excerpt="New words."))
+    response = editor_client.post(url, claim_change_form(published, excerpt="New words."))
 
     assert response.status_code == 200
     assert "a change to its excerpt is a correction" in response.content.decode()
@@ -175,7 +157,7 @@ def test_the_admin_records_a_correction_with_its_editor(editor_client, editor, p
 
     response = editor_client.post(
         url,
-        change_form_data(
+        claim_change_form(
             published, excerpt="New words.", correction_note="Misheard at first listening."
         ),
     )

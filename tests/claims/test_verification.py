@@ -6,6 +6,7 @@ from django.urls import reverse
 from claims import verbatim
 from claims.models import Claim, ClaimStatus, Verification
 from episodes.models import Status
+from tests.claims.admin_forms import claim_change_form
 from tests.factories import make_claim, make_episode
 
 pytestmark = pytest.mark.django_db
@@ -208,31 +209,13 @@ def test_publishing_only_the_verified_claims_leaves_the_others_drafts(editor_cli
     assert statuses == {verified.pk: ClaimStatus.PUBLISHED, unverified.pk: ClaimStatus.DRAFT}
 
 
-def change_form_data(claim, **fields):
-    return {
-        "episode": claim.episode_id,
-        "number": claim.number,
-        "type": claim.type,
-        "status": claim.status,
-        "excerpt": claim.excerpt,
-        "summary": claim.summary,
-        "timestamp": "",
-        "attribution": claim.attribution,
-        "speaker": claim.speaker_id or "",
-        "unresolved_label": claim.unresolved_label,
-        "revisions-TOTAL_FORMS": 0,
-        "revisions-INITIAL_FORMS": 0,
-        **fields,
-    }
-
-
 def test_the_change_form_asks_before_publishing_an_unverified_claim(editor_client):
     claim = make_claim(
         make_episode(transcript=TRANSCRIPT), excerpt="Words nobody said.", status=Status.DRAFT
     )
     url = reverse("admin:claims_claim_change", args=[claim.pk])
 
-    response = editor_client.post(url, change_form_data(claim, status=ClaimStatus.PUBLISHED))
+    response = editor_client.post(url, claim_change_form(claim, status=ClaimStatus.PUBLISHED))
 
     assert response.status_code == 200
     assert "The excerpt was not found in the episode&#x27;s transcript." in (
@@ -249,7 +232,7 @@ def test_the_change_form_publishes_an_unverified_claim_when_told_to(editor_clien
     url = reverse("admin:claims_claim_change", args=[claim.pk])
 
     response = editor_client.post(
-        url, change_form_data(claim, status=ClaimStatus.PUBLISHED, publish_unverified="on")
+        url, claim_change_form(claim, status=ClaimStatus.PUBLISHED, publish_unverified="on")
     )
 
     assert response.status_code == 302
