@@ -34,12 +34,17 @@ class PodcastQuerySet(RecordQuerySet):
         """Podcasts with at least one published episode (an EXISTS per row)."""
         return self.filter(Exists(Episode.objects.published().filter(podcast=OuterRef("pk"))))
 
+    def with_episode_counts(self):
+        """Annotate `episode_count`, published episodes only: no claim is read."""
+        return self.annotate(
+            episode_count=Count("episodes", filter=Episode.public_q("episodes__"), distinct=True)
+        )
+
     def with_public_counts(self):
         """Annotate `episode_count` and `claim_count`, counting only what is public."""
         from claims.models import Claim
 
-        return self.annotate(
-            episode_count=Count("episodes", filter=Episode.public_q("episodes__"), distinct=True),
+        return self.with_episode_counts().annotate(
             claim_count=Count(
                 "episodes__claims", filter=Claim.public_q("episodes__claims__"), distinct=True
             ),

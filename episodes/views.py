@@ -1,5 +1,4 @@
 from django.core.paginator import Paginator
-from django.db.models import Count
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
@@ -41,11 +40,7 @@ def counted_page(request, episodes, per_page):
 def episode_list(request):
     # The filter shows each podcast's episode count: counting claims too would read them all.
     podcasts = list(
-        Podcast.objects.annotate(
-            episode_count=Count("episodes", filter=Episode.public_q("episodes__"))
-        )
-        .filter(episode_count__gt=0)
-        .order_by("name")
+        Podcast.objects.with_episode_counts().filter(episode_count__gt=0).order_by("name")
     )
     episodes = Episode.objects.published().newest_first()
     podcast_slug = request.GET.get("podcast", "")
