@@ -124,4 +124,5 @@ def valid_filters(data, queryset):
             problems.append(f"{label} {values} was ignored: {' '.join(errors)}")
             data.pop(name, None)
         filters = ClaimFilter(data, queryset=queryset)
+        filters.is_valid()  # what is left is valid; this fills form.cleaned_data
     return filters, problems

@@ -1,20 +1,19 @@
 from functools import reduce
 from operator import or_
 
-from django.core.exceptions import EmptyResultSet
-from django.db import connections
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import Exists, OuterRef, Q
 from django.shortcuts import get_object_or_404, render
 
 from claims import search
-from claims.filters import ClaimFilter, Ordering, valid_filters
-from claims.models import Attribution, Claim, ClaimType
+from claims.facets import tally
+from claims.filters import Ordering, valid_filters
+from claims.models import Claim
 from claims.pagination import COUNT_CAP, CappedPaginator
 from episodes.models import Episode, Speaker
 
 CLAIMS_PER_PAGE = 20
 SPEAKER_FACET_SIZE = 12
-# Facets count at most this many claims (the most recently added): see facets().
+# Facets count at most this many claims (the most recently added): see claims/facets.py.
 FACET_SAMPLE = COUNT_CAP
 MATCHING_RECORDS = 5
 # Speakers whose names match are looked at in name order, this many at most.
@@ -23,11 +22,11 @@ MATCHING_CANDIDATES = 100
 
 def claim_list(request):
     filters, problems = valid_filters(request.GET, Claim.objects.published())
+    counted = tally(filters, cap=CappedPaginator.cap, sample=FACET_SAMPLE)
     claims = filters.qs.for_listing()
-    paginator = CappedPaginator(claims, CLAIMS_PER_PAGE)
-    if filters.order_for(paginator.count):
+    if filters.order_for(counted.count):
         claims = filters.apply_ordering(claims)
-        paginator = CappedPaginator(claims, CLAIMS_PER_PAGE, count=paginator.count)
+    paginator = CappedPaginator(claims, CLAIMS_PER_PAGE, count=counted.count)
     page = paginator.get_page(request.GET.get("page"))
     search.highlight(page.object_list, filters.query)
     return render(
@@ -38,71 +37,15 @@ def claim_list(request):
             "query": filters.query,
             "problems": problems,
             "page": page,
-            "facets": facets(filters),
+            "facets": counted.for_template(
+                filters.form.cleaned_data.get("type") or [], SPEAKER_FACET_SIZE
+            ),
             "orderings": Ordering.CHOICES,
             "facet_sample": FACET_SAMPLE,
             "matching_speakers": matching_speakers(filters.query),
             "matching_episodes": matching_episodes(filters.query),
         },
     )
-
-
-def facets(filters: ClaimFilter):
-    """Counts beside each choice: how many claims that choice would show. One query per facet.
-
-    Past FACET_SAMPLE claims the counts are among the FACET_SAMPLE most recently
-    added only (`sampled` says so): counting a million rows four times is not worth it.
-    """
-    chosen = filters.form.cleaned_data
-    by_type = dict(counts(filters.without("type"), "type"))
-    speakers = counts(
-        filters.without("speaker").filter(attribution=Attribution.IDENTIFIED),
-        "speaker__slug",
-        "speaker__name",
-    )
-    podcasts = counts(
-        filters.without("podcast"), "episode__podcast__slug", "episode__podcast__name"
-    )
-    attributions = counts(filters.without("attribution"), "attribution")
-    return {
-        "sampled": any(
-            sum(row[-1] for row in rows) >= FACET_SAMPLE
-            for rows in (by_type.items(), speakers, podcasts, attributions)
-        ),
-        "type": [
-            (choice, by_type.get(choice, 0), choice in (chosen.get("type") or []))
-            for choice in ClaimType.values
-            if by_type.get(choice) or choice in (chosen.get("type") or [])
-        ],
-        "speaker": speakers[:SPEAKER_FACET_SIZE],
-        "podcast": podcasts,
-        "attribution": attributions,
-    }
-
-
-def counts(claims, *fields):
-    """[(*fields, count)] largest first, among the FACET_SAMPLE most recently added `claims`.
-
-    So the cost stops growing with the ledger; below FACET_SAMPLE the sample is
-    every claim and the counts are exact. By id, not air date: a sort by air date
-    needs every match joined to its episode first, twice the time for a phrase in
-    3% of a million claims. Grouped in plain SQL around the ORM's query because
-    the SQLite search's FTS join can't be nested in an `IN (…)`.
-    """
-    names = {f"facet_{i}": F(field) for i, field in enumerate(fields)}
-    sample = claims.order_by("-pk").values(**names)[:FACET_SAMPLE]
-    try:
-        sql, params = sample.query.sql_with_params()
-    except EmptyResultSet:  # e.g. .none(), for a search of stop words only
-        return []
-    columns = ", ".join(names)
-    with connections[claims.db].cursor() as cursor:
-        cursor.execute(
-            f"SELECT {columns}, COUNT(*) AS n FROM ({sql}) AS sample "
-            f"GROUP BY {columns} ORDER BY n DESC, {columns}",
-            params,
-        )
-        return cursor.fetchall()
 
 
 def matching_speakers(query):

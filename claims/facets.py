@@ -1,0 +1,127 @@
+"""The claims browser's counts: how many claims match, and how many each choice would show.
+
+Counting is the expensive part of a page at a million claims: a phrase in 3% of
+them has its matches scattered over 26 000 table pages. So the counts are taken
+in as few passes as possible, each over a bounded sample:
+
+- every facet whose own filter is not in use counts the same claims as the page
+  does, so one query counts the matches (up to the cap) and all those facets;
+- a facet whose filter is in use (say ?type=prediction) counts the claims every
+  other filter allows, one more query each.
+
+Each pass reads at most cap + 1 matches, the most recently added first, and
+counts facets among the `sample` newest: below that every match is counted and
+the figures are exact; above it the page says they are a sample.
+"""
+
+from dataclasses import dataclass, field
+
+from django.core.exceptions import EmptyResultSet
+from django.db import connections
+from django.db.models import F
+
+from claims.models import Attribution, ClaimType
+from claims.pagination import AtLeast, Exactly
+
+# The columns each facet groups by, as ORM lookups from a claim.
+COLUMNS = {
+    "type": ("type",),
+    "speaker": ("speaker__slug", "speaker__name"),
+    "podcast": ("episode__podcast__slug", "episode__podcast__name"),
+    "attribution": ("attribution",),
+}
+# Only identified claims have a speaker to count.
+CONDITIONS = {"speaker": ("attribution", Attribution.IDENTIFIED)}
+
+
+@dataclass
+class Tally:
+    count: int = Exactly(0)
+    # facet name -> [(*values, count)], largest first
+    facets: dict = field(default_factory=dict)
+    # True when some facet counted a sample rather than every match
+    sampled: bool = False
+
+    def for_template(self, chosen_types, speaker_facet_size):
+        by_type = {row[0]: row[-1] for row in self.facets["type"]}
+        return {
+            "sampled": self.sampled,
+            "type": [
+                (choice, by_type.get(choice, 0), choice in chosen_types)
+                for choice in ClaimType.values
+                if by_type.get(choice) or choice in chosen_types
+            ],
+            "speaker": self.facets["speaker"][:speaker_facet_size],
+            "podcast": self.facets["podcast"],
+            "attribution": self.facets["attribution"],
+        }
+
+
+def tally(filters, cap, sample):
+    """Count the claims `filters` shows (an Exactly, or AtLeast(cap)) and every facet."""
+    chosen = filters.form.cleaned_data
+    in_use = [name for name in COLUMNS if chosen.get(name)]
+    result = Tally()
+    count, result.facets = _pass(
+        filters.without(None), [name for name in COLUMNS if name not in in_use], cap, sample
+    )
+    result.count = AtLeast(cap) if count > cap else Exactly(count)
+    for name in in_use:
+        result.facets.update(_pass(filters.without(name), [name], cap, sample)[1])
+    result.sampled = any(sum(row[-1] for row in rows) >= sample for rows in result.facets.values())
+    return result
+
+
+def _pass(claims, names, cap, sample):
+    """(matches up to cap + 1, {facet: rows}) for `claims`, in one query.
+
+    Built as plain SQL around the ORM's query: the facets share one sample
+    (a CTE, read once), which the ORM can't express, and the SQLite search's
+    FTS join can't be nested in an `IN (…)` either.
+    """
+    empty = {name: [] for name in names}
+    columns = {"c_pk": F("pk"), "c_attribution": F("attribution")}
+    for name in names:
+        columns.update({_alias(name, i): F(lookup) for i, lookup in enumerate(COLUMNS[name])})
+    matches = claims.order_by("-pk").values(**columns)[: cap + 1]
+    try:
+        matches_sql, params = matches.query.sql_with_params()
+    except EmptyResultSet:  # .none(), e.g. a search of stop words only
+        return 0, empty
+    params = list(params)
+    parts = []
+    for name in names:
+        grouped = [_alias(name, i) for i in range(len(COLUMNS[name]))]
+        padding = ", NULL" * (2 - len(grouped))
+        where = ""
+        if name in CONDITIONS:
+            column, value = CONDITIONS[name]
+            where = f" WHERE c_{column} = %s"
+            params.append(value)
+        parts.append(
+            f"SELECT '{name}', {', '.join(grouped)}{padding}, COUNT(*) FROM sample{where} "
+            f"GROUP BY {', '.join(grouped)}"
+        )
+    parts.append("SELECT 'matches', NULL, NULL, COUNT(*) FROM matches")
+    sql = (
+        f"WITH matches AS ({matches_sql}), "
+        f"sample AS (SELECT * FROM matches ORDER BY c_pk DESC LIMIT {int(sample)}) "
+        + " UNION ALL ".join(parts)
+    )
+    with connections[claims.db].cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    facets = empty
+    count = 0
+    for name, first, second, n in rows:
+        if name == "matches":
+            count = n
+        else:
+            facets[name].append((first, n) if len(COLUMNS[name]) == 1 else (first, second, n))
+    for rows in facets.values():
+        rows.sort(key=lambda row: (-row[-1], *row[:-1]))
+    return count, facets
+
+
+def _alias(name, i):
+    return f"c_{name}_{i}"
