@@ -1,7 +1,8 @@
 """The full-text index behind "Search evidence", one per database.
 
 PostgreSQL: a trigger fills `claims_claim.search_vector` (English stemming; the
-excerpt weighted above the context) and a GIN index serves `@@` queries.
+excerpt weighted above the context) and a GIN index serves `@@` queries;
+trigram indexes serve the matching speakers' and episodes' names.
 SQLite: an FTS5 table with the Porter stemmer mirrors `excerpt` and
 `search_context` through triggers.
 
@@ -30,6 +31,17 @@ FOR EACH ROW EXECUTE FUNCTION claims_claim_search_vector_update()
 # Serves every search: `search_vector @@ websearch_to_tsquery('english', ...)`.
 POSTGRES_INDEX = (
     "CREATE INDEX IF NOT EXISTS claim_search_vector_gin ON claims_claim USING gin (search_vector)"
+)
+
+# Serve the speakers and episodes whose names match a search, shown beside the
+# results: `icontains` is `UPPER(column) LIKE UPPER('%word%')`, which without a
+# trigram index reads every episode and speaker (14 ms and 7 ms at 27 000
+# episodes and 25 000 speakers, on every search).
+POSTGRES_TRIGRAM_INDEXES = (
+    "CREATE INDEX IF NOT EXISTS episode_title_trgm "
+    "ON episodes_episode USING gin (UPPER(title) gin_trgm_ops)",
+    "CREATE INDEX IF NOT EXISTS speaker_name_trgm "
+    "ON episodes_speaker USING gin (UPPER(name) gin_trgm_ops)",
 )
 
 SQLITE_TABLE = """
@@ -81,6 +93,11 @@ def _install_postgres(connection):
             # Claims written before the trigger existed get their vector now.
             cursor.execute("UPDATE claims_claim SET excerpt = excerpt")
         cursor.execute(POSTGRES_INDEX)
+        # pg_trgm ships with PostgreSQL and is a trusted extension: the database's
+        # owner may create it.
+        cursor.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
+        for index in POSTGRES_TRIGRAM_INDEXES:
+            cursor.execute(index)
 
 
 def _install_sqlite(connection):

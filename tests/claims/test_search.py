@@ -4,7 +4,7 @@ import pytest
 
 from claims import search
 from claims.models import Attribution, Claim, ClaimType
-from episodes.models import Status
+from episodes.models import Episode, Speaker, Status
 from tests.factories import make_claim, make_episode, make_podcast, make_speaker
 
 CORPUS = {
@@ -193,3 +193,18 @@ def test_search_is_served_by_the_full_text_index(corpus):
         assert "claim_search_vector_gin" in plan
     else:
         assert "VIRTUAL TABLE INDEX" in plan
+
+
+@pytest.mark.parametrize(
+    ("records", "lookup", "index"),
+    [
+        (Episode.objects.all(), {"title__icontains": "reward"}, "episode_title_trgm"),
+        (Speaker.objects.all(), {"name__icontains": "ada"}, "speaker_name_trgm"),
+    ],
+)
+def test_names_matching_a_search_are_found_through_a_trigram_index(db, records, lookup, index):
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite has no trigram index; it reads every episode title and speaker name")
+    assert index in _plan(records.filter(**lookup))
