@@ -108,6 +108,23 @@ def psql(sql, database="postgres"):
     )
 
 
+def postgres_server():
+    """The server's version and the settings the figures depend on most."""
+    output = subprocess.run(
+        [
+            "psql",
+            f"{PG_SERVER}/postgres",
+            "-qtAc",
+            "SELECT current_setting('server_version') || ', shared_buffers ' || "
+            "current_setting('shared_buffers') || ', work_mem ' || current_setting('work_mem')",
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return "PostgreSQL " + output.stdout.strip()
+
+
 def ensure_data(db, size):
     """Generate the database for (db, size) unless an up-to-date one is already there."""
     url, key = database_url(db, size), f"{db}:{size}"
@@ -648,7 +665,10 @@ def main():
             results.setdefault(db, {})[size] = measure(db, size, options)
     report = {
         "started": started,
-        "machine": f"{os.cpu_count()} cores, {platform.machine()}, Python {platform.python_version()}",
+        "machine": ", ".join(
+            [f"{os.cpu_count()} cores", platform.machine(), f"Python {platform.python_version()}"]
+            + ([postgres_server()] if "postgresql" in databases else [])
+        ),
         "command": " ".join(["bench/run.py", *sys.argv[1:]])
         if sys.argv[1:]
         else f"make bench SIZES={options.sizes}",
