@@ -22,16 +22,27 @@ from django.db.models import F
 
 from claims.models import Attribution, ClaimType
 from claims.pagination import AtLeast, Exactly
+from episodes.models import Podcast, Speaker
 
-# The columns each facet groups by, as ORM lookups from a claim.
-COLUMNS = {
-    "type": ("type",),
-    "speaker": ("speaker__slug", "speaker__name"),
-    "podcast": ("episode__podcast__slug", "episode__podcast__name"),
-    "attribution": ("attribution",),
+
+@dataclass(frozen=True)
+class Facet:
+    """What a facet groups claims by: a column, or a record whose slug and name label it."""
+
+    column: str
+    labelled_by: type | None = None
+    # (column, value) a claim must have to be counted
+    condition: tuple | None = None
+
+
+# Records are grouped by id and named after counting: joining every match to its
+# speaker and podcast first cost more than the counting itself.
+FACETS = {
+    "type": Facet("type"),
+    "speaker": Facet("speaker_id", Speaker, condition=("attribution", Attribution.IDENTIFIED)),
+    "podcast": Facet("episode__podcast_id", Podcast),
+    "attribution": Facet("attribution"),
 }
-# Only identified claims have a speaker to count.
-CONDITIONS = {"speaker": ("attribution", Attribution.IDENTIFIED)}
 
 
 @dataclass
@@ -60,10 +71,10 @@ class Tally:
 def tally(filters, cap, sample):
     """Count the claims `filters` shows (an Exactly, or AtLeast(cap)) and every facet."""
     chosen = filters.form.cleaned_data
-    in_use = [name for name in COLUMNS if chosen.get(name)]
+    in_use = [name for name in FACETS if chosen.get(name)]
     result = Tally()
     count, result.facets = _pass(
-        filters.without(None), [name for name in COLUMNS if name not in in_use], cap, sample
+        filters.without(None), [name for name in FACETS if name not in in_use], cap, sample
     )
     result.count = AtLeast(cap) if count > cap else Exactly(count)
     for name in in_use:
@@ -79,10 +90,10 @@ def _pass(claims, names, cap, sample):
     (a CTE, read once), which the ORM can't express, and the SQLite search's
     FTS join can't be nested in an `IN (…)` either.
     """
+    connection = connections[claims.db]
     empty = {name: [] for name in names}
     columns = {"c_pk": F("pk"), "c_attribution": F("attribution")}
-    for name in names:
-        columns.update({_alias(name, i): F(lookup) for i, lookup in enumerate(COLUMNS[name])})
+    columns.update({f"c_{name}": F(FACETS[name].column) for name in names})
     matches = claims.order_by("-pk").values(**columns)[: cap + 1]
     try:
         matches_sql, params = matches.query.sql_with_params()
@@ -91,37 +102,35 @@ def _pass(claims, names, cap, sample):
     params = list(params)
     parts = []
     for name in names:
-        grouped = [_alias(name, i) for i in range(len(COLUMNS[name]))]
-        padding = ", NULL" * (2 - len(grouped))
-        where = ""
-        if name in CONDITIONS:
-            column, value = CONDITIONS[name]
+        facet, where = FACETS[name], ""
+        if facet.condition:
+            column, value = facet.condition
             where = f" WHERE c_{column} = %s"
             params.append(value)
-        parts.append(
-            f"SELECT '{name}', {', '.join(grouped)}{padding}, COUNT(*) FROM sample{where} "
-            f"GROUP BY {', '.join(grouped)}"
-        )
+        grouped = f"SELECT c_{name} AS value, COUNT(*) AS n FROM sample{where} GROUP BY c_{name}"
+        if facet.labelled_by:
+            table = connection.ops.quote_name(facet.labelled_by._meta.db_table)
+            parts.append(
+                f"SELECT '{name}', record.slug, record.name, grouped.n FROM ({grouped}) AS grouped "
+                f"JOIN {table} AS record ON record.id = grouped.value"
+            )
+        else:
+            parts.append(f"SELECT '{name}', value, NULL, n FROM ({grouped}) AS grouped")
     parts.append("SELECT 'matches', NULL, NULL, COUNT(*) FROM matches")
     sql = (
         f"WITH matches AS ({matches_sql}), "
         f"sample AS (SELECT * FROM matches ORDER BY c_pk DESC LIMIT {int(sample)}) "
         + " UNION ALL ".join(parts)
     )
-    with connections[claims.db].cursor() as cursor:
+    with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
-    facets = empty
-    count = 0
-    for name, first, second, n in rows:
+    facets, count = empty, 0
+    for name, value, label, n in rows:
         if name == "matches":
             count = n
         else:
-            facets[name].append((first, n) if len(COLUMNS[name]) == 1 else (first, second, n))
+            facets[name].append((value, label, n) if FACETS[name].labelled_by else (value, n))
     for rows in facets.values():
         rows.sort(key=lambda row: (-row[-1], *row[:-1]))
     return count, facets
-
-
-def _alias(name, i):
-    return f"c_{name}_{i}"

@@ -207,4 +207,5 @@ def test_names_matching_a_search_are_found_through_a_trigram_index(db, records, 
 
     if connection.vendor != "postgresql":
         pytest.skip("SQLite has no trigram index; it reads every episode title and speaker name")
-    assert index in _plan(records.filter(**lookup))
+    # Unordered: with statistics left by other tests the planner may walk an ordering index.
+    assert index in _plan(records.filter(**lookup).order_by())
