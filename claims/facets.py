@@ -20,6 +20,7 @@ from django.core.exceptions import EmptyResultSet
 from django.db import connections
 from django.db.models import F
 
+from claims import search
 from claims.models import Attribution, ClaimType
 from claims.pagination import AtLeast, Exactly
 from episodes.models import Podcast, Speaker
@@ -94,7 +95,7 @@ def _pass(claims, names, cap, sample):
     empty = {name: [] for name in names}
     columns = {"c_pk": F("pk"), "c_attribution": F("attribution")}
     columns.update({f"c_{name}": F(FACETS[name].column) for name in names})
-    matches = claims.order_by("-pk").values(**columns)[: cap + 1]
+    matches = search.newest_added_first(claims).values(**columns)[: cap + 1]
     try:
         matches_sql, params = matches.query.sql_with_params()
     except EmptyResultSet:  # .none(), e.g. a search of stop words only

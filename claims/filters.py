@@ -61,7 +61,7 @@ class ClaimFilter(django_filters.FilterSet):
     def filter_text(self, queryset, name, value):
         if not self.query.is_searchable:
             return queryset.none()
-        return search.search(queryset, self.query)
+        return search.search(queryset, self.query, ranked=not self.too_many_to_rank)
 
     def keep(self, queryset, name, value):
         return queryset  # ordering is applied last, in filter_queryset
@@ -78,16 +78,15 @@ class ClaimFilter(django_filters.FilterSet):
         return self.apply_ordering(super().filter_queryset(queryset))
 
     def order_for(self, count):
-        """Whether to rank, now that the matches are counted (up to a cap).
+        """Decide whether to rank, now that the matches are counted (up to a cap).
 
-        Ranking reads and scores every match before the first page can be shown:
-        cheap for a few thousand, seconds for a word in most claims. Past the
-        cap, matches are shown newest first, which an index answers at once.
-        Returns True when that fallback applies; `ordering` then says "newest".
+        Call it before reading `qs`. Ranking reads and scores every match before
+        the first page can be shown: cheap for a few thousand, seconds for a word
+        in most claims. Past the cap, matches are shown newest first, which an
+        index answers at once; `ordering` then says "newest".
         """
         if getattr(count, "capped", False) and self.ordering == Ordering.RELEVANCE:
             self.too_many_to_rank = True
-        return self.too_many_to_rank
 
     def apply_ordering(self, queryset):
         if self.ordering == Ordering.RELEVANCE:

@@ -115,20 +115,45 @@ def parse(raw):
     return query
 
 
-def search(claims, query):
-    """Claims matching `query`, annotated with `rank` (higher is more relevant)."""
+def search(claims, query, ranked=True):
+    """Claims matching `query`, annotated with `rank` (higher is more relevant) if `ranked`."""
     if connections[claims.db].vendor == "postgresql":
         tsquery = _tsquery(query)
-        return claims.filter(search_vector=tsquery).annotate(
-            rank=SearchRank(F("search_vector"), tsquery)
+        matches = claims.filter(search_vector=tsquery)
+        return matches.annotate(rank=SearchRank(F("search_vector"), tsquery)) if ranked else matches
+    if not ranked:
+        # Only a join with the FTS table can rank, and the join makes SQLite read and
+        # sort every match before it can show them by air date. As a set of ids,
+        # SQLite walks the episodes in the order asked and stops at the page; the
+        # unary + keeps it from starting from the ids instead (a word in 62% of a
+        # million claims, newest first: 693 -> 93 ms).
+        return claims.extra(
+            where=[
+                "+claims_claim.id IN "
+                "(SELECT rowid FROM claims_claim_fts WHERE claims_claim_fts MATCH %s)"
+            ],
+            params=[query.as_fts5()],
         )
     return claims.extra(
         tables=["claims_claim_fts"],
         where=["claims_claim_fts.rowid = claims_claim.id", "claims_claim_fts MATCH %s"],
         params=[query.as_fts5()],
         # bm25 weights: the excerpt counts more than the speaker, summary and title.
-        select={"rank": "-bm25(claims_claim_fts, 10.0, 3.0)"},
+        select={"rank": "-bm25(claims_claim_fts, 10.0, 3.0)", "match_id": "claims_claim_fts.rowid"},
     )
+
+
+def newest_added_first(claims):
+    """`claims` by id, the most recently added first.
+
+    A SQLite search orders by its FTS5 rowid (the claim's id) instead: FTS5 hands
+    over its matches in that order and stops at the LIMIT, where an order by
+    claims_claim.id sorts every match first (754 -> 8 ms for the 10 001 newest
+    matches of a word in 62% of a million claims).
+    """
+    if "match_id" in claims.query.extra_select:
+        return claims.order_by("-match_id")
+    return claims.order_by("-pk")
 
 
 def highlight(claims, query):

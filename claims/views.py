@@ -23,9 +23,8 @@ MATCHING_CANDIDATES = 100
 def claim_list(request):
     filters, problems = valid_filters(request.GET, Claim.objects.published())
     counted = tally(filters, cap=CappedPaginator.cap, sample=FACET_SAMPLE)
+    filters.order_for(counted.count)
     claims = filters.qs.for_listing()
-    if filters.order_for(counted.count):
-        claims = filters.apply_ordering(claims)
     paginator = CappedPaginator(claims, CLAIMS_PER_PAGE, count=counted.count)
     page = paginator.get_page(request.GET.get("page"))
     search.highlight(page.object_list, filters.query)

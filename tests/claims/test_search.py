@@ -59,10 +59,11 @@ def corpus(db):
     return episode
 
 
-def found(text):
+def found(text, ranked=True):
     """The numbers of the public claims a reader's query finds, as a set."""
     query = search.parse(text)
-    return set(search.search(Claim.objects.published(), query).values_list("number", flat=True))
+    matches = search.search(Claim.objects.published(), query, ranked=ranked)
+    return set(matches.values_list("number", flat=True))
 
 
 def test_stemming_finds_other_forms_of_a_word(corpus):
@@ -99,6 +100,14 @@ def test_search_finds_the_episode_title(corpus):
 
 def test_drafts_are_never_found(corpus):
     assert found("draft") == set()
+
+
+@pytest.mark.parametrize(
+    "text", ["predicted", '"reward hacking"', "models -reward", "election OR metric", "draft"]
+)
+def test_unranked_search_finds_the_same_claims(corpus, text):
+    # Used past the count cap, where matches are shown newest first.
+    assert found(text, ranked=False) == found(text)
 
 
 def test_results_are_ranked_by_relevance(corpus):
