@@ -7,6 +7,20 @@ from django.urls import reverse
 from ledger.models import RecordQuerySet
 
 
+def reverse_once(instance, viewname, **kwargs):
+    """reverse(viewname, kwargs=kwargs), worked out once per instance and kwargs.
+
+    A page of claims links to the same podcast, episode or speaker from card after
+    card, and reverse() is the costly part of a link. Kept on the instance, which
+    lives for one request, and keyed by the kwargs, so a changed slug gets its own URL.
+    """
+    urls = instance.__dict__.setdefault("_reversed_urls", {})
+    key = (viewname, *kwargs.items())
+    if key not in urls:
+        urls[key] = reverse(viewname, kwargs=kwargs)
+    return urls[key]
+
+
 class Status(models.TextChoices):
     DRAFT = "draft", "Draft"
     PUBLISHED = "published", "Published"
@@ -71,7 +85,7 @@ class Podcast(models.Model):
         return self.name
 
     def get_absolute_url(self):
-        return reverse("episodes:podcast_detail", kwargs={"slug": self.slug})
+        return reverse_once(self, "episodes:podcast_detail", slug=self.slug)
 
 
 class SpeakerQuerySet(RecordQuerySet):
@@ -116,7 +130,7 @@ class Speaker(models.Model):
         self.claims.refresh_search_context()
 
     def get_absolute_url(self):
-        return reverse("episodes:speaker_detail", kwargs={"slug": self.slug})
+        return reverse_once(self, "episodes:speaker_detail", slug=self.slug)
 
     @property
     def link_list(self):
@@ -208,9 +222,8 @@ class Episode(models.Model):
             self._stored_transcript = self.transcript
 
     def get_absolute_url(self):
-        return reverse(
-            "episodes:episode_detail",
-            kwargs={"podcast_slug": self.podcast.slug, "slug": self.slug},
+        return reverse_once(
+            self, "episodes:episode_detail", podcast_slug=self.podcast.slug, slug=self.slug
         )
 
     @classmethod

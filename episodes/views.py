@@ -66,13 +66,19 @@ def episode_detail(request, podcast_slug, slug):
     # Through the relation, so each claim's card reuses `episode` instead of refetching it.
     claims = episode.claims.published()
     ledger = list(claims.select_related("speaker").order_by("number"))
+    # One instance per person, shared by their claims, so each speaker's link is
+    # reversed once per page, not once per card (see reverse_once).
+    speakers = {c.speaker_id: c.speaker for c in ledger if c.is_identified}
+    for claim in ledger:
+        if claim.is_identified:
+            claim.speaker = speakers[claim.speaker_id]
     return render(
         request,
         "episodes/episode_detail.html",
         {
             "episode": episode,
             "claims": ledger,
-            "speakers": sorted({c.speaker for c in ledger if c.is_identified}, key=str),
+            "speakers": sorted(speakers.values(), key=str),
             "mix": claims.type_mix(),
         },
     )

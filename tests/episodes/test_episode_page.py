@@ -6,9 +6,11 @@ from html import unescape
 
 import pytest
 from django.conf import settings
+from django.urls import reverse as django_reverse
 from django.utils.html import escape
 
 from claims.models import Attribution, ClaimType
+from episodes import models
 from episodes.models import Status
 from tests.factories import make_claim, make_episode, make_speaker
 
@@ -215,6 +217,32 @@ def test_a_speaker_with_several_claims_counts_once(client, db):
     text = visible_text(client.get(episode.get_absolute_url()))
 
     assert "2 published claims · 1 attributable person" in text
+
+
+def test_the_episode_page_works_out_each_address_once_not_once_per_card(client, db, monkeypatch):
+    episode = make_episode()
+    ada, ben = make_speaker(), make_speaker()
+    for speaker in (ada, ada, ada, ben):
+        make_claim(episode, speaker=speaker)
+    make_claim(episode, attribution=Attribution.UNRESOLVED)
+    url = episode.get_absolute_url()
+    reversed_names = []
+
+    def reverse(viewname, **kwargs):
+        reversed_names.append(viewname)
+        return django_reverse(viewname, **kwargs)
+
+    monkeypatch.setattr(models, "reverse", reverse)
+    response = client.get(url)
+
+    assert response.status_code == 200
+    # The episode (its claims' permalinks build on it), its podcast, and the two speakers.
+    assert sorted(reversed_names) == [
+        "episodes:episode_detail",
+        "episodes:podcast_detail",
+        "episodes:speaker_detail",
+        "episodes:speaker_detail",
+    ]
 
 
 def test_an_editors_summary_is_shown_above_the_excerpt(client, db):

@@ -107,3 +107,24 @@ def test_deleting_a_speaker_with_only_draft_claims_is_refused():
         claim.speaker.delete()
 
     assert Claim.objects.filter(pk=claim.pk).exists()
+
+
+# Addresses: worked out once per instance (reverse_once), yet never stale.
+
+
+def test_a_speakers_address_follows_a_changed_slug():
+    speaker = make_speaker(slug="ada-example")
+    assert speaker.get_absolute_url() == "/speakers/ada-example/"
+
+    speaker.slug = "ada-lovelace"
+
+    assert speaker.get_absolute_url() == "/speakers/ada-lovelace/"
+
+
+def test_an_episodes_address_follows_its_podcasts_changed_slug():
+    episode = make_episode(podcast=make_podcast(slug="example-show"), slug="pilot")
+    assert episode.get_absolute_url() == "/episodes/example-show/pilot/"
+
+    episode.podcast.slug = "sample-show"
+
+    assert episode.get_absolute_url() == "/episodes/sample-show/pilot/"

@@ -5,6 +5,7 @@ import re
 from html import unescape
 
 import pytest
+from django.urls import reverse
 
 from claims.models import Attribution
 from episodes.models import Status
@@ -264,6 +265,19 @@ def test_claim_permalink_shows_the_claim_and_its_citation(client):
         "Ada Example, “Testing Carefully”, Example Show, 14 March 2026. "
         "Evidence Ledger, claim 03: http://testserver" + claim.get_absolute_url()
     ) in text
+
+
+def test_claim_permalink_is_the_address_the_urlconf_gives_it(client):
+    # Claim.get_absolute_url builds on its episode's address instead of reversing.
+    claim = make_claim(
+        episode=make_episode(make_podcast(slug="example-show"), slug="testing-carefully"), number=12
+    )
+
+    assert claim.get_absolute_url() == reverse(
+        "claims:claim_detail",
+        kwargs={"podcast_slug": "example-show", "episode_slug": "testing-carefully", "number": 12},
+    )
+    assert client.get(claim.get_absolute_url()).status_code == 200
 
 
 def test_draft_claim_has_no_permalink(client):
