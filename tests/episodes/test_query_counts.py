@@ -78,8 +78,9 @@ def test_speaker_page_query_count(client, ledger, django_assert_num_queries):
 
 def test_podcast_list_query_count(client, ledger, django_assert_num_queries):
     # the ledger's version, for the page cache key and ETag; then
-    # 1. podcasts in the public record with their public counts
-    with django_assert_num_queries(2):
+    # 1. podcasts in the public record with their published episode counts
+    # 2. their public claims, counted per podcast
+    with django_assert_num_queries(3):
         response = client.get("/podcasts/")
     assert response.status_code == 200
 
