@@ -78,9 +78,17 @@ def tally(filters, cap, sample):
         filters.without(None), [name for name in FACETS if name not in in_use], cap, sample
     )
     result.count = AtLeast(cap) if count > cap else Exactly(count)
+    # A facet counted a sample when its pass found more matches than the sample holds.
+    result.sampled = count > sample
     for name in in_use:
-        result.facets.update(_pass(filters.without(name), [name], cap, sample)[1])
-    result.sampled = any(sum(row[-1] for row in rows) >= sample for rows in result.facets.values())
+        claims = filters.without(name)
+        if FACETS[name].condition:
+            # Only claims it can count, so that its sample is all countable claims.
+            column, value = FACETS[name].condition
+            claims = claims.filter(**{column: value})
+        matches, counted = _pass(claims, [name], cap, sample)
+        result.facets.update(counted)
+        result.sampled |= matches > sample
     return result
 
 

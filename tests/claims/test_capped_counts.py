@@ -120,6 +120,19 @@ def test_facets_past_the_sample_size_count_the_latest_claims_and_say_so(client, 
     assert re.search(r'evaluation <span class="facet-count">4</span>', html)
 
 
+def test_a_speaker_facet_in_use_counts_what_choosing_the_speaker_shows(client, seven_claims, cap):
+    # The two newest claims are unresolved voices: a sample of the four newest claims
+    # would hold only two of Ada's three claims since the 5th.
+    for day in (8, 9):
+        make_claim(make_episode(air_date=f"2026-01-0{day}"), attribution="unresolved")
+    response = client.get(URL, {"speaker": "ada-example", "aired_from": "2026-01-05"})
+    html = response.content.decode()
+
+    assert ledger_count(response) == "3"
+    assert re.search(r'Ada Example</strong> <span class="facet-count">3</span>', html)
+    assert "Counts among the" not in html
+
+
 def test_facets_below_the_sample_size_are_exact_and_say_nothing(client, seven_claims, cap):
     response = client.get(URL, {"aired_to": "2026-01-03"})
     html = response.content.decode()
