@@ -133,8 +133,9 @@ def ensure_data(db, size):
         # A new index has no statistics yet: SQLite's planner then misjudges it
         # (the claims browser took 1.2 s instead of 38 ms at a million claims).
         if db == "sqlite":
-            with sqlite3.connect(DATA / f"ledger_bench_{size}.sqlite3") as connection:
-                connection.execute("ANALYZE")
+            connection = sqlite3.connect(DATA / f"ledger_bench_{size}.sqlite3")
+            connection.execute("ANALYZE")
+            connection.close()
         else:
             psql("ANALYZE", database=f"ledger_bench_{size}")
         return url
