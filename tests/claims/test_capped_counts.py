@@ -111,6 +111,19 @@ def test_a_search_with_fewer_matches_than_the_cap_is_ranked(client, seven_claims
     assert numbers_in_order(response)[0] == str(seven_claims[0].episode)
 
 
+@pytest.mark.parametrize("order", ["newest", "oldest"])
+def test_a_search_in_date_order_scores_no_match(client, seven_claims, order):
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(URL, {"q": "rates", "order": order})
+
+    by_air_date = [str(claim.episode) for claim in seven_claims]
+    if order == "newest":
+        by_air_date.reverse()
+    assert list(dict.fromkeys(numbers_in_order(response))) == by_air_date
+    scoring = [q["sql"] for q in queries if "bm25(" in q["sql"] or "ts_rank(" in q["sql"]]
+    assert scoring == []
+
+
 def test_facets_past_the_sample_size_count_the_latest_claims_and_say_so(client, seven_claims, cap):
     response = client.get(URL)
     html = response.content.decode()
