@@ -49,6 +49,8 @@ GENERATOR = ROOT / "claims/management/commands/generate_synthetic.py"
 THROUGHPUT_PAGES = ("home", "episodes", "episode", "speaker", "claims (filtered)", "search")
 TARGET_PAGES = ("episode", "claims (filtered)")
 HTTP_REPEAT = 10
+# Alternating runs of the minimal view and each page (see load()).
+ROUNDS = 3
 
 
 def log(message):
@@ -355,35 +357,46 @@ def http_latency(port, path, repeat=HTTP_REPEAT):
 
 
 def load(port, pages, names, seconds, revalidate=False):
-    """wrk on each page, as a share of the minimal view measured before, between and after.
+    """wrk on each page, as a share of the minimal view measured alongside it.
 
-    Other work on the machine drifts; the median of three minimal-view runs spread
-    through the sequence is a steadier yardstick than one.
+    The machine drifts (other work, autovacuum, the load generator itself): a
+    page measured once against a yardstick taken minutes apart was off by up to
+    40% (a 304 at 73%, then 111%). So each page runs in ROUNDS pairs, the minimal
+    view straight before the page, `seconds` shared between the rounds, and its
+    share is the median of the pairs' ratios.
     """
-    minimal, figures = [], {}
-    halfway = len(names) // 2
-    sequence = ["/bench/minimal/", *names[:halfway], "/bench/minimal/", *names[halfway:]]
-    for item in [*sequence, "/bench/minimal/"]:
-        path = pages.get(item, item)
-        status, headers, _ = http_get(port, path)
-        if status != 200:
-            raise RuntimeError(f"{path} answered {status}")
-        extra = {"If-None-Match": headers["ETag"]} if revalidate else None
-        wrk(port, path, 1, extra)  # warm every worker (and its cache)
-        figure = wrk(port, path, seconds, extra)
-        if item == "/bench/minimal/":
-            minimal.append(figure["rps"])
-        else:
-            figures[item] = figure
-    yardstick = statistics.median(minimal)
+    minimal_path = "/bench/minimal/"
+    minimal_headers = _request_headers(port, minimal_path, revalidate)
+    wrk(port, minimal_path, 1, minimal_headers)  # warm every worker
+    per_round = max(1, seconds // ROUNDS)
+    yardstick, figures = [], {}
+    for name in names:
+        path = pages.get(name, name)
+        headers = _request_headers(port, path, revalidate)
+        wrk(port, path, 1, headers)  # warm every worker (and its cache)
+        pairs = []
+        for _ in range(ROUNDS):
+            minimal = wrk(port, minimal_path, per_round, minimal_headers)
+            pairs.append((minimal, wrk(port, path, per_round, headers)))
+            yardstick.append(minimal["rps"])
+        figures[name] = {
+            "rps": statistics.median(page["rps"] for _, page in pairs),
+            "errors": sum(page["errors"] for _, page in pairs),
+            "ratio": round(statistics.median(page["rps"] / m["rps"] for m, page in pairs), 3),
+        }
     return {
-        "minimal_rps": yardstick,
-        "minimal_runs": minimal,
-        "pages": {
-            name: {**figure, "ratio": round(figure["rps"] / yardstick, 3)}
-            for name, figure in figures.items()
-        },
+        "minimal_rps": statistics.median(yardstick),
+        "minimal_runs": yardstick,
+        "pages": figures,
     }
+
+
+def _request_headers(port, path, revalidate):
+    """Checks that `path` answers 200; with `revalidate`, the If-None-Match that makes it a 304."""
+    status, headers, _ = http_get(port, path)
+    if status != 200:
+        raise RuntimeError(f"{path} answered {status}")
+    return {"If-None-Match": headers["ETag"]} if revalidate else None
 
 
 # -- one database at one size ------------------------------------------------
