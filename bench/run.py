@@ -33,6 +33,7 @@ import statistics
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import quote, urlencode
 
@@ -51,6 +52,7 @@ TARGET_PAGES = ("episode", "claims (filtered)")
 HTTP_REPEAT = 10
 # Alternating runs of the minimal view and each page (see load()).
 ROUNDS = 3
+WRK_CONNECTIONS = 8
 
 
 def log(message):
@@ -321,7 +323,7 @@ def datasette(path):
 
 def wrk(port, path, seconds, headers=None):
     """Requests per second from wrk on loopback: 2 threads, 8 connections, `seconds` long."""
-    argv = ["wrk", "-t2", "-c8", f"-d{seconds}s", "--timeout", "30s"]
+    argv = ["wrk", "-t2", f"-c{WRK_CONNECTIONS}", f"-d{seconds}s", "--timeout", "30s"]
     for name, value in (headers or {}).items():
         argv += ["-H", f"{name}: {value}"]
     output = subprocess.run(
@@ -376,6 +378,7 @@ def load(port, pages, names, seconds, revalidate=False):
         wrk(port, path, 1, headers)  # warm every worker (and its cache)
         pairs = []
         for _ in range(ROUNDS):
+            settle(port)
             minimal = wrk(port, minimal_path, per_round, minimal_headers)
             pairs.append((minimal, wrk(port, path, per_round, headers)))
             yardstick.append(minimal["rps"])
@@ -389,6 +392,22 @@ def load(port, pages, names, seconds, revalidate=False):
         "minimal_runs": yardstick,
         "pages": figures,
     }
+
+
+def settle(port, timeout=60):
+    """Wait until every worker is free again.
+
+    When wrk stops, the workers still finish the requests they hold: after a slow
+    page, a one-second run of the minimal view could complete none. Idle means a
+    burst of as many requests as wrk's connections all answer quickly.
+    """
+    deadline = time.monotonic() + timeout
+    with ThreadPoolExecutor(WRK_CONNECTIONS) as pool:
+        while time.monotonic() < deadline:
+            started = time.monotonic()
+            list(pool.map(lambda _: http_get(port, "/bench/minimal/"), range(WRK_CONNECTIONS)))
+            if time.monotonic() - started < 0.05:
+                return
 
 
 def _request_headers(port, path, revalidate):
