@@ -48,10 +48,13 @@ class PodcastQuerySet(RecordQuerySet):
         """Podcasts with at least one published episode (an EXISTS per row)."""
         return self.filter(Exists(Episode.objects.published().filter(podcast=OuterRef("pk"))))
 
-    def with_episode_counts(self):
-        """Annotate `episode_count`, published episodes only: no claim is read."""
-        return self.annotate(
-            episode_count=Count("episodes", filter=Episode.public_q("episodes__"), distinct=True)
+    def with_published_episodes(self):
+        """Podcasts with at least one published episode, by name, annotated with
+        `episode_count` (published episodes only): no claim is read."""
+        return (
+            self.annotate(episode_count=Count("episodes", filter=Episode.public_q("episodes__")))
+            .filter(episode_count__gt=0)
+            .order_by("name")
         )
 
     def in_public_record(self):
@@ -65,7 +68,7 @@ class PodcastQuerySet(RecordQuerySet):
         """
         from claims.models import Claim
 
-        podcasts = list(self.with_episode_counts().filter(episode_count__gt=0).order_by("name"))
+        podcasts = list(self.with_published_episodes())
         claim_counts = dict(
             Claim.objects.published()
             .order_by()

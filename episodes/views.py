@@ -39,9 +39,7 @@ def counted_page(request, episodes, per_page):
 
 def episode_list(request):
     # The filter shows each podcast's episode count: counting claims too would read them all.
-    podcasts = list(
-        Podcast.objects.with_episode_counts().filter(episode_count__gt=0).order_by("name")
-    )
+    podcasts = list(Podcast.objects.with_published_episodes())
     episodes = Episode.objects.published().newest_first()
     podcast_slug = request.GET.get("podcast", "")
     podcast = next((p for p in podcasts if p.slug == podcast_slug), None)
