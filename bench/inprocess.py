@@ -26,26 +26,12 @@ from django.test import Client, override_settings  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from bench.pages import admin_url, fts5_queries, pages, search_mix  # noqa: E402
+from bench.stats import percentile, summary  # noqa: E402
 
 REPEAT = int(os.environ.get("BENCH_REPEAT", "15"))
 # A page slower than this gets fewer repetitions (never fewer than MIN_REPEAT).
 PAGE_BUDGET_SECONDS = float(os.environ.get("BENCH_PAGE_BUDGET", "6"))
 MIN_REPEAT = 5
-
-
-def percentile(samples, p):
-    """Nearest-rank percentile of `samples` (seconds), in milliseconds."""
-    ordered = sorted(samples)
-    rank = max(0, min(len(ordered) - 1, round(p / 100 * len(ordered) + 0.5) - 1))
-    return ordered[rank] * 1000
-
-
-def summary(samples):
-    return {
-        "n": len(samples),
-        "median_ms": round(statistics.median(samples) * 1000, 2),
-        "p95_ms": round(percentile(samples, 95), 2),
-    }
 
 
 def timed(client, url, repeat=REPEAT, **headers):

@@ -38,6 +38,10 @@ from pathlib import Path
 from urllib.parse import quote, urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.stats import summary  # noqa: E402
+
 BENCH = ROOT / "bench"
 DATA = Path(os.environ.get("BENCH_DATA", BENCH / "data"))
 RESULTS = BENCH / "results"
@@ -348,14 +352,7 @@ def http_latency(port, path, repeat=HTTP_REPEAT):
         if i >= 4 and time.perf_counter() - started > 8:
             break
     conn.close()
-    ordered = sorted(samples)
-    return {
-        "n": len(samples),
-        "median_ms": round(statistics.median(samples) * 1000, 2),
-        "p95_ms": round(
-            ordered[min(len(ordered) - 1, round(0.95 * len(ordered) + 0.5) - 1)] * 1000, 2
-        ),
-    }
+    return summary(samples)
 
 
 def load(port, pages, names, seconds, revalidate=False):
