@@ -111,26 +111,22 @@ def save_stamp(key, value):
 
 
 def psql(sql, database="postgres"):
-    subprocess.run(
-        ["psql", f"{PG_SERVER}/{database}", "-qtAc", sql], check=True, stdout=subprocess.DEVNULL
+    """Run `sql` with psql; its output, unaligned and without headers."""
+    output = subprocess.run(
+        ["psql", f"{PG_SERVER}/{database}", "-qtAc", sql],
+        check=True,
+        stdout=subprocess.PIPE,
+        text=True,
     )
+    return output.stdout.strip()
 
 
 def postgres_server():
     """The server's version and the settings the figures depend on most."""
-    output = subprocess.run(
-        [
-            "psql",
-            f"{PG_SERVER}/postgres",
-            "-qtAc",
-            "SELECT current_setting('server_version') || ', shared_buffers ' || "
-            "current_setting('shared_buffers') || ', work_mem ' || current_setting('work_mem')",
-        ],
-        check=True,
-        capture_output=True,
-        text=True,
+    return "PostgreSQL " + psql(
+        "SELECT current_setting('server_version') || ', shared_buffers ' || "
+        "current_setting('shared_buffers') || ', work_mem ' || current_setting('work_mem')"
     )
-    return "PostgreSQL " + output.stdout.strip()
 
 
 def code_version():
