@@ -16,6 +16,7 @@ from django.core.management import call_command
 from playwright.sync_api import sync_playwright
 
 from tests.browser.watch import DESKTOP, PHONE, PageProblems, watched_context
+from tests.ci import in_ci
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 # The flags the machine needs: no sandbox as root, and no calls out to Google's hosts.
@@ -28,10 +29,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-
-
-def in_ci():
-    return os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
 
 
 @pytest.fixture(scope="package")

@@ -1,13 +1,12 @@
 """Public pages are validated and cached by the ledger's version, never served stale."""
 
-import os
-
 import pytest
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.core.cache import cache
 from django.urls import reverse
 
 from episodes.models import Status
+from tests.ci import in_ci
 from tests.factories import make_claim
 
 
@@ -125,7 +124,7 @@ def redis_cache(settings):
         redis.Redis(host="127.0.0.1", port=6379, socket_connect_timeout=1).ping()
     except redis.ConnectionError:
         missing = "No Redis on 127.0.0.1:6379."
-        if os.environ.get("CI", "").lower() not in ("", "0", "false", "no"):
+        if in_ci():
             pytest.fail(f"{missing} .ci/run starts it; CI must test the shared cache.")
         pytest.skip(f"{missing} The shared-cache test is skipped.")
     settings.CACHES = REDIS
