@@ -4,6 +4,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Count
 from django.forms.models import BaseInlineFormSet
 from django.shortcuts import get_object_or_404, redirect
 from django.template.defaultfilters import filesizeformat, truncatechars
@@ -15,6 +16,8 @@ from django.utils.safestring import mark_safe
 from claims import ledger_io, verbatim
 from claims.models import Claim, ClaimRevision, ClaimStatus, Verification
 from claims.pagination import CappedPaginator
+from episodes.admin import EpisodeAdmin, SpeakerAdmin
+from episodes.models import Episode, Speaker
 
 # The admin keeps an uploaded file between "check" and "import" in the session;
 # bigger files go through `manage.py import_ledger`, which has no such limit.
@@ -540,3 +543,43 @@ class ClaimAdmin(admin.ModelAdmin):
                 form = ImportForm()
         context["form"] = form
         return TemplateResponse(request, "admin/claims/claim/import.html", context)
+
+
+# The episodes app's admin knows nothing of claims: here an episode's page gains
+# its ledger of claims, and the lists of episodes and speakers their claim counts.
+admin.site.unregister((Episode, Speaker))
+
+
+@admin.register(Speaker)
+class SpeakerWithClaimsAdmin(SpeakerAdmin):
+    list_display = (*SpeakerAdmin.list_display, "claim_total")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(claim_total=Count("claims"))
+
+    @admin.display(description="claims (all statuses)", ordering="claim_total")
+    def claim_total(self, speaker):
+        return speaker.claim_total
+
+
+@admin.register(Episode)
+class EpisodeWithClaimsAdmin(EpisodeAdmin):
+    list_display = (*EpisodeAdmin.list_display, "claim_total")
+    inlines = (ClaimInline,)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(claim_total=Count("claims"))
+
+    def save_formset(self, request, form, formset, change):
+        if formset.model is not Claim:
+            return super().save_formset(request, form, formset, change)
+        # Each claim's history records who changed it.
+        for claim in formset.save(commit=False):
+            claim.save(changed_by=request.user, via="admin")
+        for claim in formset.deleted_objects:
+            claim.delete()
+        return None
+
+    @admin.display(description="claims", ordering="claim_total")
+    def claim_total(self, episode):
+        return episode.claim_total

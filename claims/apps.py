@@ -6,6 +6,7 @@ class ClaimsConfig(AppConfig):
     name = "claims"
 
     def ready(self):
+        from claims import signals  # noqa: F401 (connects the receivers)
         from claims.editors import ensure_editors_group
 
         # Runs after every migrate, once this app's permissions exist, so the

@@ -2,8 +2,8 @@ import django_filters
 from django.utils.text import Truncator
 
 from claims import search
-from claims.models import Attribution, ClaimType
-from episodes.models import Episode, Podcast, Speaker
+from claims.models import Attribution, Claim, ClaimType
+from episodes.models import Episode, Podcast
 
 
 class Ordering:
@@ -27,7 +27,7 @@ class ClaimFilter(django_filters.FilterSet):
         choices=ClaimType.choices, label="Type", distinct=False
     )
     speaker = django_filters.ModelChoiceFilter(
-        queryset=Speaker.objects.public(), to_field_name="slug", label="Speaker"
+        queryset=Claim.objects.published().speakers(), to_field_name="slug", label="Speaker"
     )
     attribution = django_filters.ChoiceFilter(choices=Attribution.choices, label="Attribution")
     podcast = django_filters.ModelChoiceFilter(

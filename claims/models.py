@@ -5,7 +5,7 @@ from django.conf import settings
 from django.contrib.postgres.search import SearchVectorField
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import models, transaction
-from django.db.models import F, Func, Q, Value
+from django.db.models import Exists, F, Func, OuterRef, Q, Value
 from django.db.models.functions import Length
 from django.urls import reverse
 from django.utils import timezone
@@ -232,8 +232,14 @@ class ClaimQuerySet(RecordQuerySet):
         return super().delete()
 
     def for_listing(self):
-        """Everything a claim card shows, fetched in the same query."""
-        return self.select_related("episode__podcast", "speaker")
+        """Everything a claim card shows, fetched in the same query.
+
+        Without what a card never shows: the episode's transcript (a real one is
+        tens of kilobytes, carried by every row) and summary, and the search text.
+        """
+        return self.select_related("episode__podcast", "speaker").defer(
+            "episode__transcript", "episode__summary", "search_context", "search_vector"
+        )
 
     def newest_first(self):
         """Newest episodes first, each episode's claims in ledger order."""
@@ -241,10 +247,18 @@ class ClaimQuerySet(RecordQuerySet):
 
     def refresh_search_context(self):
         """Recompute search_context after a speaker or episode changed (one read, batched writes)."""
-        claims = list(self.select_related("episode", "speaker"))
+        claims = list(self.select_related("episode", "speaker").defer("episode__transcript"))
         for claim in claims:
             claim.search_context = claim.compose_search_context()
         Claim.objects.bulk_update(claims, ["search_context"], batch_size=500)
+
+    def speakers(self) -> models.QuerySet[Speaker]:
+        """The speakers of these claims, checked with an EXISTS per speaker."""
+        return Speaker.objects.filter(Exists(self.filter(speaker=OuterRef("pk"))))
+
+    def count_by_podcast(self) -> dict[int, int]:
+        """{podcast id: how many of these claims} in one grouped query."""
+        return dict(self.order_by().values_list("episode__podcast").annotate(n=models.Count("*")))
 
     def type_mix(self):
         """[(type, count)] largest first, ties in the order types are defined."""

@@ -12,3 +12,22 @@ urlpatterns = [
         name="claim_detail",
     ),
 ]
+
+# The pages of podcasts, episodes and speakers keep the episodes app's names
+# (`episodes:episode_detail`, which their models' get_absolute_url reverses),
+# though their views live here because each of them shows claims.
+record_pages = (
+    [
+        path("episodes/", views.episode_list, name="episode_list"),
+        path(
+            "episodes/<slug:podcast_slug>/<slug:slug>/",
+            views.episode_detail,
+            name="episode_detail",
+        ),
+        path("speakers/", views.speaker_list, name="speaker_list"),
+        path("speakers/<slug:slug>/", views.speaker_detail, name="speaker_detail"),
+        path("podcasts/", views.podcast_list, name="podcast_list"),
+        path("podcasts/<slug:slug>/", views.podcast_detail, name="podcast_detail"),
+    ],
+    "episodes",
+)

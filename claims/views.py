@@ -1,7 +1,9 @@
 from functools import reduce
 from operator import or_
 
+from django.core.paginator import Paginator
 from django.db.models import Exists, OuterRef, Q
+from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
 from claims import search
@@ -9,7 +11,12 @@ from claims.facets import tally
 from claims.filters import Ordering, valid_filters
 from claims.models import Claim
 from claims.pagination import COUNT_CAP, CappedPaginator
-from episodes.models import Episode, Speaker
+from claims.public_record import (
+    episodes_with_counts,
+    podcasts_with_counts,
+    speakers_with_claim_counts,
+)
+from episodes.models import Episode, Podcast, Speaker
 
 CLAIMS_PER_PAGE = 20
 SPEAKER_FACET_SIZE = 12
@@ -82,3 +89,102 @@ def claim_detail(request, podcast_slug, episode_slug, number):
         number=number,
     )
     return render(request, "claims/claim_detail.html", {"claim": claim})
+
+
+# The pages of podcasts, episodes and speakers: each shows their public claims.
+
+EPISODES_PER_PAGE = 25
+SPEAKERS_PER_PAGE = 50
+SPEAKER_CLAIMS_PER_PAGE = 50
+
+
+def page_of(request, queryset, per_page):
+    """The requested page; a malformed or out-of-range ?page= gets the nearest real page."""
+    return Paginator(queryset, per_page).get_page(request.GET.get("page"))
+
+
+def counted_page(request, episodes, per_page):
+    page = page_of(request, episodes, per_page)
+    page.object_list = episodes_with_counts(page.object_list)
+    return page
+
+
+def episode_list(request):
+    # The filter shows each podcast's episode count: counting claims too would read them all.
+    podcasts = list(Podcast.objects.with_published_episodes())
+    episodes = Episode.objects.published().newest_first()
+    podcast_slug = request.GET.get("podcast", "")
+    podcast = next((p for p in podcasts if p.slug == podcast_slug), None)
+    if podcast_slug:
+        episodes = episodes.filter(podcast=podcast) if podcast else episodes.none()
+    return render(
+        request,
+        "episodes/episode_list.html",
+        {
+            "page": counted_page(request, episodes, EPISODES_PER_PAGE),
+            "podcasts": podcasts,
+            "podcast": podcast,
+            "unknown_podcast": podcast_slug if podcast_slug and not podcast else "",
+        },
+    )
+
+
+def episode_detail(request, podcast_slug, slug):
+    episode = get_object_or_404(
+        Episode.objects.published().select_related("podcast").defer("transcript"),
+        podcast__slug=podcast_slug,
+        slug=slug,
+    )
+    # Through the relation, so each claim's card reuses `episode` instead of refetching it.
+    claims = episode.claims.published()
+    ledger = list(claims.select_related("speaker").order_by("number"))
+    # One instance per person, shared by their claims, so each speaker's link is
+    # reversed once per page, not once per card (see reverse_once).
+    speakers = {c.speaker_id: c.speaker for c in ledger if c.is_identified}
+    for claim in ledger:
+        if claim.is_identified:
+            claim.speaker = speakers[claim.speaker_id]
+    return render(
+        request,
+        "episodes/episode_detail.html",
+        {
+            "episode": episode,
+            "claims": ledger,
+            "speakers": sorted(speakers.values(), key=str),
+            "mix": claims.type_mix(),
+        },
+    )
+
+
+def speaker_list(request):
+    speakers = speakers_with_claim_counts().order_by("-claim_count", "name")
+    return render(
+        request,
+        "episodes/speaker_list.html",
+        {"page": page_of(request, speakers, SPEAKERS_PER_PAGE)},
+    )
+
+
+def speaker_detail(request, slug):
+    speaker = get_object_or_404(Speaker, slug=slug)
+    claims = Claim.objects.published().filter(speaker=speaker)
+    page = page_of(request, claims.for_listing().newest_first(), SPEAKER_CLAIMS_PER_PAGE)
+    if not page.paginator.count:
+        raise Http404("Only people in the public record have a page.")
+    return render(
+        request,
+        "episodes/speaker_detail.html",
+        {"speaker": speaker, "page": page, "mix": claims.type_mix()},
+    )
+
+
+def podcast_list(request):
+    return render(request, "episodes/podcast_list.html", {"podcasts": podcasts_with_counts()})
+
+
+def podcast_detail(request, slug):
+    podcast = get_object_or_404(Podcast, slug=slug)
+    page = counted_page(request, podcast.episodes.published().newest_first(), EPISODES_PER_PAGE)
+    if not page.paginator.count:
+        raise Http404("This podcast has no published episodes.")
+    return render(request, "episodes/podcast_detail.html", {"podcast": podcast, "page": page})

@@ -1,9 +1,6 @@
 from django.contrib import admin
 from django.db import models
-from django.db.models import Count
 
-from claims.admin import ClaimInline
-from claims.models import Claim
 from episodes.models import Episode, Podcast, Speaker, Status
 
 # Editors paste addresses without a scheme; the web is https now.
@@ -20,24 +17,17 @@ class PodcastAdmin(admin.ModelAdmin):
 
 @admin.register(Speaker)
 class SpeakerAdmin(admin.ModelAdmin):
-    list_display = ("name", "description", "claim_total")
-    # Explicit: the claim count aggregates, and aggregation drops Meta.ordering.
+    list_display = ("name", "description")
+    # Explicit: the claims app adds a count, and aggregation drops Meta.ordering.
     ordering = ("name",)
     search_fields = ("name", "description")
     prepopulated_fields = {"slug": ("name",)}
-
-    def get_queryset(self, request):
-        return super().get_queryset(request).annotate(claim_total=Count("claims"))
-
-    @admin.display(description="claims (all statuses)", ordering="claim_total")
-    def claim_total(self, speaker):
-        return speaker.claim_total
 
 
 @admin.register(Episode)
 class EpisodeAdmin(admin.ModelAdmin):
     formfield_overrides = HTTPS_URL_FIELDS
-    list_display = ("title", "podcast", "air_date", "status", "claim_total")
+    list_display = ("title", "podcast", "air_date", "status")
     ordering = ("-air_date", "title")
     list_filter = ("status", "podcast")
     list_select_related = ("podcast",)
@@ -67,26 +57,8 @@ class EpisodeAdmin(admin.ModelAdmin):
         ),
         ("History", {"fields": ("created_at", "updated_at"), "classes": ("collapse",)}),
     )
-    inlines = (ClaimInline,)
     actions = ("publish", "unpublish")
     show_full_result_count = False
-
-    def get_queryset(self, request):
-        return super().get_queryset(request).annotate(claim_total=Count("claims"))
-
-    def save_formset(self, request, form, formset, change):
-        if formset.model is not Claim:
-            return super().save_formset(request, form, formset, change)
-        # Each claim's history records who changed it.
-        for claim in formset.save(commit=False):
-            claim.save(changed_by=request.user, via="admin")
-        for claim in formset.deleted_objects:
-            claim.delete()
-        return None
-
-    @admin.display(description="claims", ordering="claim_total")
-    def claim_total(self, episode):
-        return episode.claim_total
 
     @admin.action(description="Publish selected episodes", permissions=("change",))
     def publish(self, request, queryset):

@@ -21,6 +21,47 @@ def reverse_once(instance, viewname, **kwargs):
     return urls[key]
 
 
+class RemembersLoadedValues(models.Model):
+    """Remembers some fields as the database held them, so a save can tell what changed.
+
+    Claims keep copies derived from an episode's title and transcript and a
+    speaker's name; their post_save receivers (claims/signals.py) redo that work
+    only when one of these fields really changed, not on every save.
+    """
+
+    remembered_fields: tuple[str, ...] = ()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        super().save(*args, **kwargs)
+        self.remember_values()
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        instance = super().from_db(db, field_names, values)
+        instance.remember_values()
+        return instance
+
+    def remember_values(self) -> None:
+        # A deferred field is not in __dict__ and is not remembered.
+        self._loaded = {
+            name: self.__dict__[name] for name in self.remembered_fields if name in self.__dict__
+        }
+
+    def has_changed(self, name: str) -> bool:
+        """Whether `name` differs from the stored value (always true for a new record)."""
+        if self._state.adding or name not in self.__dict__:
+            return self._state.adding
+        loaded = getattr(self, "_loaded", {})
+        return name not in loaded or loaded[name] != self.__dict__[name]
+
+    def refresh_from_db(self, *args, **kwargs):
+        super().refresh_from_db(*args, **kwargs)
+        self.remember_values()
+
+
 class Status(models.TextChoices):
     DRAFT = "draft", "Draft"
     PUBLISHED = "published", "Published"
@@ -57,28 +98,6 @@ class PodcastQuerySet(RecordQuerySet):
             .order_by("name")
         )
 
-    def in_public_record(self):
-        """Podcasts with at least one published episode, by name, as a list, each with
-        its public `episode_count` and `claim_count`.
-
-        Two queries: the claims of all podcasts are counted at once, grouped, from
-        the claims' (status, episode) index. Counted beside the episodes in one
-        query, every claim row was read and both counts had to be DISTINCT: 1 224 ->
-        150 ms for 250 podcasts and a million claims on PostgreSQL.
-        """
-        from claims.models import Claim
-
-        podcasts = list(self.with_published_episodes())
-        claim_counts = dict(
-            Claim.objects.published()
-            .order_by()
-            .values_list("episode__podcast")
-            .annotate(claims=Count("*"))
-        )
-        for podcast in podcasts:
-            podcast.claim_count = claim_counts.get(podcast.pk, 0)
-        return podcasts
-
 
 class Podcast(models.Model):
     name = models.CharField(max_length=200)
@@ -100,26 +119,10 @@ class Podcast(models.Model):
 
 
 class SpeakerQuerySet(RecordQuerySet):
-    def public(self):
-        """Speakers with at least one public claim (cheap per row: an EXISTS)."""
-        from claims.models import Claim
-
-        return self.filter(Exists(Claim.objects.published().filter(speaker=OuterRef("pk"))))
-
-    def in_public_record(self):
-        """Speakers with at least one public claim, annotated with `claim_count`.
-
-        Joined to their public claims and grouped: COUNT(*) over the join needs no
-        column outside the claims' (speaker, status, episode) index, so PostgreSQL
-        reads that index instead of the claims table (1 130 -> 232 ms at a million
-        claims), where counting claim ids with a FILTER reads every claim.
-        """
-        from claims.models import Claim
-
-        return self.filter(Claim.public_q(prefix="claims__")).annotate(claim_count=Count("*"))
+    pass
 
 
-class Speaker(models.Model):
+class Speaker(RemembersLoadedValues):
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=200, unique=True, help_text="Used in this speaker's URL.")
     description = models.CharField(
@@ -132,17 +135,13 @@ class Speaker(models.Model):
     )
 
     objects = SpeakerQuerySet.as_manager()
+    remembered_fields = ("name",)
 
     class Meta:
         ordering = ("name",)
 
     def __str__(self):
         return self.name
-
-    def save(self, *args, **kwargs):
-        super().save(*args, **kwargs)
-        # A renamed speaker must be found under the new name.
-        self.claims.refresh_search_context()
 
     def get_absolute_url(self):
         return reverse_once(self, "episodes:speaker_detail", slug=self.slug)
@@ -168,22 +167,8 @@ class EpisodeQuerySet(RecordQuerySet):
         # Explicit: Meta.ordering is dropped from queries that aggregate.
         return self.order_by("-air_date", "title", "pk")
 
-    def with_public_counts(self):
-        """Annotate `claim_count` and `people_count` (identified speakers) from public claims."""
-        from claims.models import Attribution, Claim
 
-        public = Claim.public_q(prefix="claims__")
-        return self.annotate(
-            claim_count=Count("claims", filter=public, distinct=True),
-            people_count=Count(
-                "claims__speaker",
-                filter=public & Q(claims__attribution=Attribution.IDENTIFIED),
-                distinct=True,
-            ),
-        )
-
-
-class Episode(models.Model):
+class Episode(RemembersLoadedValues):
     podcast = models.ForeignKey(
         Podcast, on_delete=protect_published, related_name="episodes", help_text="The publisher."
     )
@@ -206,6 +191,7 @@ class Episode(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     objects = EpisodeQuerySet.as_manager()
+    remembered_fields = ("title", "transcript")
 
     class Meta:
         ordering = ("-air_date", "title")
@@ -228,25 +214,10 @@ class Episode(models.Model):
     def __str__(self):
         return self.title
 
-    def save(self, *args, **kwargs):
-        super().save(*args, **kwargs)
-        # A retitled episode must be found under its new title.
-        self.claims.refresh_search_context()
-        if self.transcript != getattr(self, "_stored_transcript", None):
-            self.claims.reverify(self.transcript)
-            self._stored_transcript = self.transcript
-
     def get_absolute_url(self):
         return reverse_once(
             self, "episodes:episode_detail", podcast_slug=self.podcast.slug, slug=self.slug
         )
-
-    @classmethod
-    def from_db(cls, db, field_names, values):
-        episode = super().from_db(db, field_names, values)
-        # Remembered so that save() re-checks the claims only when the transcript changed.
-        episode._stored_transcript = episode.__dict__.get("transcript")
-        return episode
 
     @staticmethod
     def public_q(prefix=""):

@@ -2,9 +2,10 @@ from django.conf import settings
 from django.contrib import admin
 from django.http import HttpResponse
 from django.urls import include, path
-from django.views.generic import TemplateView
+from django.views.generic import RedirectView, TemplateView
 
 from claims.models import TYPE_MEANINGS
+from claims.urls import record_pages
 from ledger import views
 
 admin.site.site_header = "Evidence Ledger curation"
@@ -13,7 +14,12 @@ admin.site.index_title = "Curate the ledger"
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("search/", views.search, name="search"),
+    # The site-wide "Search evidence" address: the claims browser, state kept.
+    path(
+        "search/",
+        RedirectView.as_view(pattern_name="claims:claim_list", query_string=True),
+        name="search",
+    ),
     path(
         "method/",
         TemplateView.as_view(
@@ -26,7 +32,7 @@ urlpatterns = [
         TemplateView.as_view(template_name="how_the_evidence_works.html"),
         name="how_it_works",
     ),
-    path("", include("episodes.urls")),
+    path("", include(record_pages)),
     path("", include("claims.urls")),
     path(settings.ADMIN_URL, admin.site.urls),
 ]

@@ -1,9 +1,8 @@
-from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.shortcuts import render
 
 from claims.models import Claim
-from episodes.models import Episode, Podcast, Speaker
-from episodes.views import with_counts
+from claims.public_record import episodes_with_counts
+from episodes.models import Episode, Podcast
 
 RECENT_EPISODES = 6
 
@@ -13,21 +12,13 @@ def home(request):
         request,
         "home.html",
         {
-            "recent_episodes": with_counts(
+            "recent_episodes": episodes_with_counts(
                 Episode.objects.published().newest_first()[:RECENT_EPISODES]
             ),
             "claim_count": Claim.objects.published().count(),
             "episode_count": Episode.objects.published().count(),
-            # public(): an EXISTS per speaker and podcast, not a count of every claim.
-            "people_count": Speaker.objects.public().count(),
+            # An EXISTS per speaker and podcast, not a count of every claim.
+            "people_count": Claim.objects.published().speakers().count(),
             "podcast_count": Podcast.objects.public().count(),
         },
     )
-
-
-def search(request):
-    """The site-wide "Search evidence" address: the claims browser, state kept."""
-    target = reverse("claims:claim_list")
-    if request.GET:
-        target += "?" + request.GET.urlencode()
-    return redirect(target)

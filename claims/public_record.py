@@ -1,0 +1,60 @@
+"""Podcasts, episodes and speakers counted by their public claims.
+
+The pages that list podcasts, episodes and speakers show how many public claims
+each has. Those counts need claims, so they live here rather than on the
+episodes app's querysets: episodes never imports claims.
+"""
+
+from django.db.models import Count, QuerySet
+
+from claims.models import Claim
+from episodes.models import Episode, Podcast, Speaker
+
+
+def speakers_with_claim_counts() -> QuerySet[Speaker]:
+    """Speakers with at least one public claim, annotated with `claim_count`.
+
+    Joined to their public claims and grouped: COUNT(*) over the join needs no
+    column outside the claims' (speaker, status, episode) index, so PostgreSQL
+    reads that index instead of the claims table, where counting claim ids with a
+    FILTER reads every claim.
+    """
+    return Speaker.objects.filter(Claim.public_q(prefix="claims__")).annotate(
+        claim_count=Count("*")
+    )
+
+
+def podcasts_with_counts() -> list[Podcast]:
+    """Podcasts with a published episode, by name, each with its public `episode_count`
+    and `claim_count`.
+
+    Two queries: counted beside the episodes in one query, every claim row would
+    be read and both counts would have to be DISTINCT.
+    """
+    podcasts = list(Podcast.objects.with_published_episodes())
+    claim_counts = Claim.objects.published().count_by_podcast()
+    for podcast in podcasts:
+        podcast.claim_count = claim_counts.get(podcast.pk, 0)
+    return podcasts
+
+
+def episodes_with_counts(episodes: QuerySet[Episode]) -> QuerySet[Episode]:
+    """These episodes (one page: a sliced queryset) with their podcast, and their public
+    `claim_count` and `people_count` (identified speakers).
+
+    Counting joins episodes to all their claims; annotated before the slice, the
+    database counts every episode in the ledger to show a page of them. Here the
+    page is picked first, in a subquery, and only its episodes are counted: still
+    one query.
+    """
+    public = Claim.public_q(prefix="claims__")
+    return (
+        Episode.objects.filter(pk__in=episodes.values("pk"))
+        .annotate(
+            claim_count=Count("claims", filter=public, distinct=True),
+            # Unresolved voices have no speaker, and COUNT skips the NULLs.
+            people_count=Count("claims__speaker", filter=public, distinct=True),
+        )
+        .select_related("podcast")
+        .newest_first()
+    )

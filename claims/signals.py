@@ -1,0 +1,35 @@
+"""Keep each claim's copies of its episode and speaker in step with them.
+
+A claim's search text holds its episode's title and its speaker's name, and its
+verbatim check reads its episode's transcript. The episodes app knows nothing of
+claims, so the work is done here, after a save, and only when one of those
+fields really changed (RemembersLoadedValues).
+"""
+
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+
+from claims.models import Claim
+from episodes.models import Episode, Speaker
+
+
+@receiver(post_save, sender=Speaker, dispatch_uid="claims-speaker-renamed")
+def speaker_saved(sender, instance: Speaker, created: bool, raw: bool = False, **kwargs) -> None:
+    # A new speaker has no claims yet; raw saves (fixtures) are taken as they are.
+    if created or raw:
+        return
+    if instance.has_changed("name"):
+        # A renamed speaker must be found under the new name.
+        Claim.objects.filter(speaker=instance).refresh_search_context()
+
+
+@receiver(post_save, sender=Episode, dispatch_uid="claims-episode-changed")
+def episode_saved(sender, instance: Episode, created: bool, raw: bool = False, **kwargs) -> None:
+    if created or raw:
+        return
+    claims = Claim.objects.filter(episode=instance)
+    if instance.has_changed("title"):
+        # A retitled episode must be found under its new title.
+        claims.refresh_search_context()
+    if instance.has_changed("transcript"):
+        claims.reverify(instance.transcript)
