@@ -56,5 +56,6 @@ def episodes_with_counts(episodes: QuerySet[Episode]) -> QuerySet[Episode]:
             people_count=Count("claims__speaker", filter=public, distinct=True),
         )
         .select_related("podcast")
+        .defer("transcript", "summary")
         .newest_first()
     )

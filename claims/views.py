@@ -76,7 +76,10 @@ def matching_episodes(query):
     for word in query.words:
         titles &= Q(title__icontains=word)
     return list(
-        Episode.objects.published().filter(titles).select_related("podcast")[:MATCHING_RECORDS]
+        Episode.objects.published()
+        .filter(titles)
+        .select_related("podcast")
+        .defer("transcript", "summary")[:MATCHING_RECORDS]
     )
 
 

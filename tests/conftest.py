@@ -1,7 +1,16 @@
 import io
 
 import pytest
+from django.core.cache import cache
 from django.core.management import call_command
+
+
+@pytest.fixture(autouse=True)
+def empty_page_cache():
+    """No test sees a page cached by another: an empty ledger's pages share one key."""
+    cache.clear()
+    yield
+    cache.clear()
 
 
 @pytest.fixture

@@ -27,7 +27,8 @@ def make_episode(podcast=None, **fields):
     defaults = {
         "title": f"Example Episode {n}",
         "slug": f"example-episode-{n}",
-        "air_date": datetime.date(2026, 1, 1) + datetime.timedelta(days=n % 300),
+        # Strictly increasing: the newest episode is always the one made last.
+        "air_date": datetime.date(2026, 1, 1) + datetime.timedelta(days=n),
         "original_url": f"https://example.com/episodes/{n}/",
         "status": Status.PUBLISHED,
     }

@@ -114,6 +114,7 @@ def test_type_facets_count_published_claims_only_in_a_stable_order(client, ledge
 
 def test_each_facet_count_is_what_its_choice_shows(client, ledger):
     facets = client.get(URL, {"podcast": "example-show"}).context["facets"]
+    assert all(facets[name] for name in ("type", "speaker", "attribution", "podcast"))
     for claim_type, count, _ in facets["type"]:
         assert (
             shown_count(client.get(URL, {"podcast": "example-show", "type": claim_type})) == count

@@ -38,6 +38,7 @@ def test_it_makes_exactly_the_claims_asked_for(synthetic):
 
 
 def test_every_episode_has_5_to_80_claims_numbered_from_one(synthetic):
+    assert Episode.objects.count() > 1
     for episode in Episode.objects.all():
         numbers = sorted(episode.claims.values_list("number", flat=True))
         assert 5 <= len(numbers) <= 80
@@ -47,6 +48,7 @@ def test_every_episode_has_5_to_80_claims_numbered_from_one(synthetic):
 def test_every_show_and_person_is_plainly_fictional(synthetic):
     show = re.compile(rf"({'|'.join(SHOW_WORDS)}) ({'|'.join(SHOW_NOUNS)}) \d+$")
     person = re.compile(rf"({'|'.join(GIVEN_NAMES)}) ({'|'.join(SURNAMES)})( \d+)?$")
+    assert Podcast.objects.exists() and Speaker.objects.exists() and Episode.objects.exists()
     assert all(show.match(name) for name in Podcast.objects.values_list("name", flat=True))
     assert all(person.match(name) for name in Speaker.objects.values_list("name", flat=True))
     assert all(
@@ -73,6 +75,7 @@ def test_a_few_speakers_say_much_and_most_say_little(db):
 
 
 def test_search_context_is_what_the_model_would_compose(synthetic):
+    assert Claim.objects.count() == CLAIMS
     for claim in Claim.objects.select_related("episode", "speaker"):
         assert claim.search_context == claim.compose_search_context()
 

@@ -2,7 +2,6 @@
 
 import json
 import re
-import time
 import tracemalloc
 
 import pytest
@@ -344,34 +343,29 @@ def large_document(claims):
     return doc
 
 
-def test_a_file_of_five_thousand_claims_imports_in_bounded_time_and_queries(tmp_path):
+def test_a_file_of_five_thousand_claims_imports_in_bounded_queries(tmp_path):
     content = as_csv(large_document(LARGE))
 
-    started = time.perf_counter()
     with CaptureQueriesContext(connection) as queries:
         out, _ = run_import(tmp_path, content, "large.csv")
-    elapsed = time.perf_counter() - started
 
-    print(f"\nImported {LARGE} claims in {elapsed:.2f} s with {len(queries)} queries")
     assert f"Created: 1 podcast, 2 speakers, 1 episode, {LARGE} claims." in out
     assert Claim.objects.count() == LARGE
     # Bulk writes, never a query per row. SQLite takes at most 999 parameters in a
     # query, so it inserts about fifty claims at a time; PostgreSQL, five hundred.
     assert len(queries) < LARGE / 25
-    assert elapsed < 20
 
 
-def test_reimporting_a_large_file_changes_nothing_in_bounded_time(tmp_path):
+def test_reimporting_a_large_file_changes_nothing_in_bounded_queries(tmp_path):
     content = as_json(large_document(LARGE))
     run_import(tmp_path, content)
 
-    started = time.perf_counter()
-    out, _ = run_import(tmp_path, content)
-    elapsed = time.perf_counter() - started
+    with CaptureQueriesContext(connection) as queries:
+        out, _ = run_import(tmp_path, content)
 
-    print(f"\nRe-imported {LARGE} unchanged claims in {elapsed:.2f} s")
     assert f"Unchanged: 1 podcast, 2 speakers, 1 episode, {LARGE} claims." in out
-    assert elapsed < 20
+    # Reading what is there, in batches; nothing written.
+    assert len(queries) < LARGE / 25
 
 
 def test_importing_a_large_file_keeps_memory_bounded(tmp_path):
