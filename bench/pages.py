@@ -10,8 +10,8 @@ from urllib.parse import urlencode
 from django.urls import reverse
 
 from claims import search
-from claims.management.commands.generate_synthetic import SYNTHETIC_URL
 from claims.models import Claim
+from claims.synthetic import SYNTHETIC_URL
 from episodes.models import Episode, Podcast, Speaker
 
 # A filter a reader might choose: one type, the last year and a half (about 1-2% of claims).

@@ -8,14 +8,14 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from claims import search
-from claims.management.commands.generate_synthetic import (
+from claims.models import Attribution, Claim
+from claims.synthetic import (
     GIVEN_NAMES,
     SHOW_NOUNS,
     SHOW_WORDS,
     SURNAMES,
     SYNTHETIC_URL,
 )
-from claims.models import Attribution, Claim
 from episodes.models import Episode, Podcast, Speaker, Status
 from ledger.models import current_version
 
