@@ -13,6 +13,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from claims import ledger_io, verbatim
+from claims.history import ClaimChange, stored_state
 from claims.models import Claim, ClaimRevision, ClaimStatus, Verification
 from claims.pagination import CappedPaginator
 
@@ -76,13 +77,12 @@ class ClaimForm(forms.ModelForm):
 
     def clean(self):
         cleaned = super().clean()
-        self.instance.correction_note = cleaned.get("correction_note", "")
         episode = cleaned.get("episode") or getattr(self.instance, "_episode_for_checks", None)
         if episode is None and self.instance.episode_id:
             episode = self.instance.episode
         excerpt = cleaned.get("excerpt")
         if cleaned.get("status") == ClaimStatus.PUBLISHED and episode is not None and excerpt:
-            stored = self.instance.stored_state()
+            stored = stored_state(self.instance)
             going_public = (
                 stored is None
                 or stored["status"] != ClaimStatus.PUBLISHED
@@ -96,6 +96,25 @@ class ClaimForm(forms.ModelForm):
                     "or tick “Publish unverified” to publish it as it is.",
                 )
         return cleaned
+
+    def _post_clean(self):
+        # The model's clean() can't know the correction note; with the instance now
+        # holding the form's values, the rules that need it are checked here.
+        super()._post_clean()
+        change = ClaimChange.of(self.instance, self.cleaned_data.get("correction_note", ""))
+        for name, message in change.problems().items():
+            if name not in self.errors:
+                self.add_error(name if name in self.fields else None, message)
+
+    def save_claim(self, *, changed_by) -> Claim:
+        """Save through the claim's write path, with this form's correction note."""
+        claim = self.instance
+        claim.save(
+            changed_by=changed_by,
+            via="admin",
+            correction_note=self.cleaned_data.get("correction_note", ""),
+        )
+        return claim
 
 
 class ClaimInlineForm(ClaimForm):
@@ -132,6 +151,15 @@ class ClaimInlineFormSet(BaseInlineFormSet):
         # transcript in this same form, not the one stored.
         form.instance._episode_for_checks = self.instance
         return form
+
+    def save_claims(self, *, changed_by) -> None:
+        """Save each changed claim through its write path, and delete the drafts marked."""
+        changed = {id(claim) for claim in self.save(commit=False)}
+        for form in self.forms:
+            if id(form.instance) in changed:
+                form.save_claim(changed_by=changed_by)
+        for claim in self.deleted_objects:
+            claim.delete()
 
     def clean(self):
         super().clean()
@@ -348,7 +376,7 @@ class ClaimAdmin(admin.ModelAdmin):
         return request.user.has_perms(IMPORT_PERMISSIONS)
 
     def save_model(self, request, obj, form, change):
-        obj.save(changed_by=request.user, via="admin")
+        form.save_claim(changed_by=request.user)
 
     def changelist_view(self, request, extra_context=None):
         extra_context = {**(extra_context or {}), "can_import": self.has_import_permission(request)}

@@ -31,17 +31,15 @@ from django.core.validators import URLValidator
 from django.db import models, transaction
 from django.utils import timezone
 
-from claims.models import (
-    Attribution,
-    Claim,
-    ClaimRevision,
-    ClaimStatus,
-    RevisionKind,
-    correction_entry,
-    describe_changes,
-    record_problems,
-    revision_kind,
+from claims.history import (
+    DERIVED_FIELDS,
+    PERMALINK_FIELDS,
+    RELATIONS,
+    TRACKED_FIELDS,
+    ClaimChange,
+    tracked_state,
 )
+from claims.models import Attribution, Claim, ClaimRevision, ClaimStatus
 from episodes.models import Episode, Podcast, Speaker
 
 FORMAT = "evidence-ledger"
@@ -139,35 +137,14 @@ def csv_column(kind, name):
     return kind if name == "slug" else name
 
 
-# What an import may change on a claim that exists, beyond the fields it derives.
+# What an import may change on a claim that exists: not its permalink, by which it is found.
 CLAIM_UPDATE_FIELDS = (
-    "type",
-    "excerpt",
-    "summary",
-    "attribution",
-    "speaker",
-    "unresolved_label",
-    "timestamp",
-    "status",
-    "retraction_reason",
-    "retracted_at",
-    "corrections",
-    "search_context",
-    "verification",
+    *(name for name in TRACKED_FIELDS if name not in PERMALINK_FIELDS),
+    *DERIVED_FIELDS,
     "updated_at",
 )
-# The claim fields an import sets straight from a claim's state (Claim.tracked_state).
-CLAIM_FIELDS_FROM_STATE = (
-    "number",
-    "type",
-    "excerpt",
-    "summary",
-    "attribution",
-    "unresolved_label",
-    "timestamp",
-    "status",
-    "retraction_reason",
-)
+# The claim fields an import sets straight from a claim's state (history.tracked_state).
+CLAIM_FIELDS_FROM_STATE = tuple(name for name in TRACKED_FIELDS if name not in RELATIONS)
 BATCH_SIZE = 500
 _CLOCK = re.compile(r"^(?:(\d+):)?([0-5]?\d):([0-5]\d)$")
 _is_url = URLValidator(schemes=("http", "https"))
@@ -715,28 +692,27 @@ class Importer:
                         "claim takes one.",
                     )
                 )
-            before = current.tracked_state() if current else None
-            note = values.get("correction_note", "")
-            for field_name, message in record_problems(
-                f"{key[2]:02d}", before, after, note
-            ).items():
+            before = tracked_state(current) if current else None
+            change = ClaimChange(
+                before, after, values.get("correction_note", ""), label=f"{key[2]:02d}"
+            )
+            for field_name, message in change.problems().items():
                 self.problems.append(
                     Problem(where, "" if field_name == NON_FIELD_ERRORS else field_name, message)
                 )
             if current is None:
-                self.to_create["claim"].append((values, after, note))
+                self.to_create["claim"].append((values, change))
                 self.report.created["claim"] += 1
                 continue
-            changes = describe_changes(before, after)
-            if changes:
-                self.to_update["claim"].append((current, values, before, after, note, changes))
+            if change.changes:
+                self.to_update["claim"].append((current, values, change))
                 self.report.updated["claim"] += 1
-                self.report.changes.append(f"claim {describe_key(key)}: {join(changes)}")
+                self.report.changes.append(f"claim {describe_key(key)}: {join(change.changes)}")
             else:
                 self.report.unchanged["claim"] += 1
 
     def claim_state(self, values, current, episode_key):
-        """The claim as it will be (Claim.tracked_state), from the file and what it leaves out."""
+        """The claim as it will be (history.tracked_state), from the file and what it leaves out."""
 
         def value(name, default):
             if name in values:
@@ -790,7 +766,9 @@ class Importer:
             "episode", Episode, {"podcast": lambda values: self.podcasts[values["podcast"]]}
         )
         now = timezone.now()
-        created = [self.new_claim(values, after) for values, after, _ in self.to_create["claim"]]
+        created = [
+            self.new_claim(values, change, now) for values, change in self.to_create["claim"]
+        ]
         updated = [self.change_claim(*entry, now) for entry in self.to_update["claim"]]
         total = len(created) + len(updated)
         for start in range(0, len(created), BATCH_SIZE):
@@ -800,15 +778,11 @@ class Importer:
             batch = updated[start : start + BATCH_SIZE]
             Claim.objects.bulk_update(batch, CLAIM_UPDATE_FIELDS)
             self.progress("Writing claims", len(created) + start + len(batch), total)
+        changes = [change for _, change in self.to_create["claim"]]
+        changes += [change for _, _, change in self.to_update["claim"]]
         revisions = [
-            self.revision(claim, RevisionKind.CREATED, describe_changes(None, after), note)
-            for claim, (_, after, note) in zip(created, self.to_create["claim"], strict=True)
-        ]
-        revisions += [
-            self.revision(claim, revision_kind(before, after, note), changes, note)
-            for claim, (_, _, before, after, note, changes) in zip(
-                updated, self.to_update["claim"], strict=True
-            )
+            change.revision(claim, changed_by=self.changed_by, via=self.via)
+            for claim, change in zip(created + updated, changes, strict=True)
         ]
         ClaimRevision.objects.bulk_create(revisions, batch_size=BATCH_SIZE)
 
@@ -829,38 +803,24 @@ class Importer:
                 setattr(obj, name, values[name])
             obj.save()
 
-    def new_claim(self, values, after):
+    def new_claim(self, values, change, now):
         claim = Claim(
             episode=self.episodes[(values["podcast"], values["episode"])],
             speaker=self.speakers[values["speaker"]] if values["speaker"] else None,
-            **{name: after[name] for name in CLAIM_FIELDS_FROM_STATE},
+            **{name: change.after[name] for name in CLAIM_FIELDS_FROM_STATE},
         )
-        if claim.status == ClaimStatus.RETRACTED:
-            claim.retracted_at = timezone.now()
+        change.apply(claim, now)
         claim.refresh_derived_fields()
         return claim
 
-    def change_claim(self, claim, values, before, after, note, changes, now):
+    def change_claim(self, claim, values, change, now):
         claim.speaker = self.speakers[values["speaker"]] if values["speaker"] else None
         for name in CLAIM_FIELDS_FROM_STATE:
-            setattr(claim, name, after[name])
-        if revision_kind(before, after, note) == RevisionKind.CORRECTED:
-            claim.corrections = [*claim.corrections, correction_entry(changes, note, now)]
-        if claim.status == ClaimStatus.RETRACTED and claim.retracted_at is None:
-            claim.retracted_at = now
+            setattr(claim, name, change.after[name])
+        change.apply(claim, now)
         claim.updated_at = now
         claim.refresh_derived_fields()
         return claim
-
-    def revision(self, claim, kind, changes, note):
-        return ClaimRevision(
-            claim=claim,
-            kind=kind,
-            changes=changes,
-            note=claim.retraction_reason if kind == RevisionKind.RETRACTED else note.strip(),
-            changed_by=self.changed_by,
-            via=self.via,
-        )
 
 
 def record_key(kind, values):

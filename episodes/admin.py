@@ -78,10 +78,7 @@ class EpisodeAdmin(admin.ModelAdmin):
         if formset.model is not Claim:
             return super().save_formset(request, form, formset, change)
         # Each claim's history records who changed it.
-        for claim in formset.save(commit=False):
-            claim.save(changed_by=request.user, via="admin")
-        for claim in formset.deleted_objects:
-            claim.delete()
+        formset.save_claims(changed_by=request.user)
         return None
 
     @admin.display(description="claims", ordering="claim_total")

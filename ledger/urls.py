@@ -4,7 +4,7 @@ from django.http import HttpResponse
 from django.urls import include, path
 from django.views.generic import TemplateView
 
-from claims.models import TYPE_MEANINGS
+from claims.choices import TYPE_MEANINGS
 from ledger import views
 
 admin.site.site_header = "Evidence Ledger curation"
