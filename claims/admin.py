@@ -1,5 +1,3 @@
-import uuid
-
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
@@ -16,11 +14,11 @@ from claims import ledger_io, verbatim
 from claims.history import ClaimChange, stored_state
 from claims.models import Claim, ClaimRevision, ClaimStatus, Verification
 from claims.pagination import CappedPaginator
+from claims.pending import PendingImport
 
-# The admin keeps an uploaded file between "check" and "import" in the session;
-# bigger files go through `manage.py import_ledger`, which has no such limit.
+# The admin reads an upload whole, twice (check, then import); bigger files go
+# through `manage.py import_ledger`, which has no such limit.
 MAX_ADMIN_IMPORT_BYTES = 5 * 1024 * 1024
-PENDING_IMPORT = "claims:pending-import"
 # Importing writes podcasts, speakers and episodes as well as claims.
 IMPORT_PERMISSIONS = tuple(
     f"{app}.{action}_{model}"
@@ -522,6 +520,31 @@ class ClaimAdmin(admin.ModelAdmin):
             },
         )
 
+    def confirm_import(self, request, context):
+        """Import the upload the editor checked, or drop it if they cancel."""
+        pending = PendingImport.find(
+            request.user, request.POST["token"], request.POST.get("name", "")
+        )
+        if pending is None:
+            self.message_user(
+                request,
+                "That import is no longer waiting: upload the file again.",
+                level=messages.WARNING,
+            )
+            return redirect("admin:claims_claim_import")
+        content = pending.read()
+        pending.discard()
+        if "cancel" in request.POST:
+            self.message_user(request, f"Nothing was imported from {pending.name}.")
+            return redirect("admin:claims_claim_changelist")
+        report = ledger_io.import_ledger(content, pending.name, changed_by=request.user)
+        if report.ok:
+            self.message_user(request, f"Imported {pending.name}. {report.summary()}")
+            return redirect("admin:claims_claim_changelist")
+        # The ledger changed between the check and the confirmation.
+        context.update(form=ImportForm(), report=report, file_name=pending.name)
+        return TemplateResponse(request, "admin/claims/claim/import.html", context)
+
     def import_view(self, request):
         """Upload a file, read the report, confirm: the same import as `manage.py import_ledger`."""
         if not self.has_import_permission(request):
@@ -532,25 +555,7 @@ class ClaimAdmin(admin.ModelAdmin):
             "opts": self.model._meta,
         }
         if request.method == "POST" and "token" in request.POST:
-            pending = request.session.get(PENDING_IMPORT)
-            if not pending or pending["token"] != request.POST["token"]:
-                self.message_user(
-                    request,
-                    "That import is no longer waiting: upload the file again.",
-                    level=messages.WARNING,
-                )
-                return redirect("admin:claims_claim_import")
-            report = ledger_io.import_ledger(
-                pending["content"].encode("utf-8"), pending["name"], changed_by=request.user
-            )
-            if report.ok:
-                del request.session[PENDING_IMPORT]
-                self.message_user(request, f"Imported {pending['name']}. {report.summary()}")
-                return redirect("admin:claims_claim_changelist")
-            # The ledger changed between the check and the confirmation.
-            context.update(form=ImportForm(), report=report, file_name=pending["name"])
-            return TemplateResponse(request, "admin/claims/claim/import.html", context)
-
+            return self.confirm_import(request, context)
         form = ImportForm(request.POST or None, request.FILES or None)
         if request.method == "POST" and form.is_valid():
             upload = form.cleaned_data["file"]
@@ -558,13 +563,7 @@ class ClaimAdmin(admin.ModelAdmin):
             report = ledger_io.import_ledger(content, upload.name, dry_run=True)
             context.update(report=report, file_name=upload.name)
             if report.ok:
-                token = uuid.uuid4().hex
-                request.session[PENDING_IMPORT] = {
-                    "token": token,
-                    "name": upload.name,
-                    "content": content.decode("utf-8-sig"),
-                }
-                context["token"] = token
+                context["pending"] = PendingImport.keep(request.user, upload.name, content)
                 form = ImportForm()
         context["form"] = form
         return TemplateResponse(request, "admin/claims/claim/import.html", context)
