@@ -15,7 +15,16 @@ from episodes.models import Status
 from tests.factories import make_claim, make_episode, make_speaker
 
 REFERENCE_URL = "/episodes/the-cognitive-revolution/the-rl-fine-tuning-playbook/"
-REFERENCE = json.loads((settings.BASE_DIR / "claims/demo/reference_episode.json").read_text())
+DEMO_FILE = json.loads((settings.BASE_DIR / "claims/demo/reference_episode.json").read_text())
+SPEAKER_NAMES = {speaker["slug"]: speaker["name"] for speaker in DEMO_FILE["speakers"]}
+# The reference episode and its claims, each claim with its speaker's name.
+REFERENCE = {
+    "episode": DEMO_FILE["episodes"][0],
+    "claims": [
+        {**claim, "speaker": SPEAKER_NAMES[claim["speaker"]]}
+        for claim in DEMO_FILE["episodes"][0]["claims"]
+    ],
+}
 RECORD_HEAD = re.compile(r"\b(\d{2,}) / (" + "|".join(ClaimType.values) + r")\b")
 
 
