@@ -69,19 +69,22 @@ class Tally:
         }
 
 
-def tally(filters, cap, sample):
-    """Count the claims `filters` shows (an Exactly, or AtLeast(cap)) and every facet."""
-    chosen = filters.form.cleaned_data
+def tally(search, cap, sample):
+    """Count the claims a ClaimSearch shows (an Exactly, or AtLeast(cap)) and every facet.
+
+    `search.without(name)` gives the claims every filter but `name` allows.
+    """
+    chosen = search.chosen
     in_use = [name for name in FACETS if chosen.get(name)]
     result = Tally()
     count, result.facets = _pass(
-        filters.without(None), [name for name in FACETS if name not in in_use], cap, sample
+        search.without(None), [name for name in FACETS if name not in in_use], cap, sample
     )
     result.count = AtLeast(cap) if count > cap else Exactly(count)
     # A facet counted a sample when its pass found more matches than the sample holds.
     result.sampled = count > sample
     for name in in_use:
-        claims = filters.without(name)
+        claims = search.without(name)
         if FACETS[name].condition:
             # Only claims it can count, so that its sample is all countable claims.
             column, value = FACETS[name].condition

@@ -104,7 +104,7 @@ def test_oldest_first(client, ledger):
 
 def test_type_facets_count_published_claims_only_in_a_stable_order(client, ledger):
     response = client.get(URL)
-    assert response.context["facets"]["type"] == [
+    assert response.context["search"].facets["type"] == [
         (ClaimType.BELIEF, 1, False),
         (ClaimType.PREDICTION, 3, False),
         (ClaimType.RECOMMENDATION, 1, False),
@@ -113,7 +113,7 @@ def test_type_facets_count_published_claims_only_in_a_stable_order(client, ledge
 
 
 def test_each_facet_count_is_what_its_choice_shows(client, ledger):
-    facets = client.get(URL, {"podcast": "example-show"}).context["facets"]
+    facets = client.get(URL, {"podcast": "example-show"}).context["search"].facets
     for claim_type, count, _ in facets["type"]:
         assert (
             shown_count(client.get(URL, {"podcast": "example-show", "type": claim_type})) == count
@@ -129,7 +129,7 @@ def test_each_facet_count_is_what_its_choice_shows(client, ledger):
 
 
 def test_facets_follow_the_search(client, ledger):
-    facets = client.get(URL, {"q": "fall"}).context["facets"]
+    facets = client.get(URL, {"q": "fall"}).context["search"].facets
     assert facets["type"] == [(ClaimType.PREDICTION, 2, False)]
     assert facets["speaker"] == [("ada-example", "Ada Example", 1), ("ben-sample", "Ben Sample", 1)]
 
@@ -143,7 +143,7 @@ def test_search_highlights_the_matched_words(client, ledger):
 def test_search_offers_matching_speakers(client, ledger):
     response = client.get(URL, {"q": "sample"})
     assert "Speakers matching “sample”" in response.content.decode()
-    assert response.context["matching_speakers"] == [ledger["ben"]]
+    assert response.context["search"].matching_speakers == [ledger["ben"]]
 
 
 def test_a_query_of_common_words_says_why_nothing_matched(client, ledger):
