@@ -75,8 +75,8 @@ class ClaimSearch:
 
     @property
     def facets(self) -> dict:
-        """{"type": [(type, count, chosen)], "speaker"|"podcast": [(slug, name, count)],
-        "attribution": [(value, count)], "sampled": whether the counts are of a sample}."""
+        """{"type": [(type, count, chosen)], "speaker"|"podcast"|"attribution":
+        [(value, label, count)], "sampled": whether the counts are of a sample}."""
         return self._tally.for_template(self.chosen.get("type") or [], self.speaker_facet_size)
 
     @property

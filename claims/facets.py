@@ -55,6 +55,8 @@ class Tally:
     sampled: bool = False
 
     def for_template(self, chosen_types, speaker_facet_size):
+        """Types as (type, count, chosen) in the order types are defined, with every
+        chosen type; the other facets as (value, label, count), largest first."""
         by_type = {row[0]: row[-1] for row in self.facets["type"]}
         return {
             "sampled": self.sampled,
@@ -65,7 +67,7 @@ class Tally:
             ],
             "speaker": self.facets["speaker"][:speaker_facet_size],
             "podcast": self.facets["podcast"],
-            "attribution": self.facets["attribution"],
+            "attribution": [(value, value, count) for value, count in self.facets["attribution"]],
         }
 
 

@@ -120,7 +120,7 @@ def test_each_facet_count_is_what_its_choice_shows(client, ledger):
         )
     for slug, _name, count in facets["speaker"]:
         assert shown_count(client.get(URL, {"podcast": "example-show", "speaker": slug})) == count
-    for value, count in facets["attribution"]:
+    for value, _label, count in facets["attribution"]:
         assert (
             shown_count(client.get(URL, {"podcast": "example-show", "attribution": value})) == count
         )

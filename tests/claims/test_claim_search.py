@@ -108,7 +108,7 @@ def test_facets_count_exactly_what_each_choice_shows(ledger):
         ],
         "speaker": [("ada-example", "Ada Example", 2)],
         "podcast": [("example-show", "Example Show", 2)],
-        "attribution": [("identified", 2)],
+        "attribution": [("identified", "identified", 2)],
     }
     for claim_type, count, _ in found.facets["type"]:
         assert searched(f"q=rates&type={claim_type}").count == count
