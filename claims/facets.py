@@ -1,8 +1,8 @@
 """The claims browser's counts: how many claims match, and how many each choice would show.
 
-Counting is the expensive part of a page at a million claims: a phrase in 3% of
-them has its matches scattered over 26 000 table pages. So the counts are taken
-in as few passes as possible, each over a bounded sample:
+Counting is the expensive part of a page at a million claims: the matches of a
+phrase lie scattered over the whole table. So the counts are taken in as few
+passes as possible, each over a bounded sample:
 
 - every facet whose own filter is not in use counts the same claims as the page
   does, so one query counts the matches (up to the cap) and all those facets;
