@@ -1,3 +1,6 @@
+from functools import reduce
+from operator import and_, or_
+
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Count, Exists, OuterRef, Q
@@ -131,7 +134,12 @@ class Podcast(models.Model):
 
 
 class SpeakerQuerySet(RecordQuerySet):
-    pass
+    def named_like(self, words: list[str]) -> "SpeakerQuerySet":
+        """Speakers whose name holds any of `words`, in any case (a trigram index
+        serves it on PostgreSQL: claims/search_index.py)."""
+        if not words:
+            return self.none()
+        return self.filter(reduce(or_, (Q(name__icontains=word) for word in words)))
 
 
 class Speaker(RemembersLoadedValues):
@@ -182,6 +190,13 @@ class EpisodeQuerySet(RecordQuerySet):
     def newest_first(self):
         # Explicit: Meta.ordering is dropped from queries that aggregate.
         return self.order_by("-air_date", "title", "pk")
+
+    def titled_like(self, words: list[str]) -> "EpisodeQuerySet":
+        """Episodes whose title holds every one of `words`, in any case (a trigram
+        index serves it on PostgreSQL: claims/search_index.py)."""
+        if not words:
+            return self.none()
+        return self.filter(reduce(and_, (Q(title__icontains=word) for word in words)))
 
 
 class Episode(RemembersLoadedValues):
