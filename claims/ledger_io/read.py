@@ -63,6 +63,10 @@ def parse_json(text):
                 f"this is not valid JSON ({error.msg}).",
             )
         ) from None
+    except RecursionError:
+        raise LedgerFileError(
+            Problem("", "", "the JSON is nested too deeply to be a ledger file.")
+        ) from None
     if not isinstance(document, dict):
         raise LedgerFileError(
             Problem("", "", 'The JSON must be an object: {"podcasts": […], "episodes": […], …}.')
