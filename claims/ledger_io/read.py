@@ -19,6 +19,10 @@ from claims.ledger_io.formats import (
     join,
 )
 
+# The csv module's default, 128 KB a cell, is less than an hour of transcript. A
+# cell larger than this is a malformed file (a quote never closed), not a transcript.
+CSV_FIELD_LIMIT = 32 * 1024 * 1024
+
 
 def read_records(text, file_format):
     """The records in `text`, and the problems with the file's shape."""
@@ -110,6 +114,7 @@ def json_fields(entry, where, allowed, problems):
 
 
 def read_csv(text):
+    csv.field_size_limit(CSV_FIELD_LIMIT)
     rows = csv.reader(io.StringIO(text, newline=""))
     header = csv_header(rows)
     records, problems = [], []

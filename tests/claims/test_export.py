@@ -198,3 +198,31 @@ def test_export_to_a_file(tmp_path, db):
 
     assert target.read_text().startswith("record,podcast,episode,number,speaker,type,excerpt,")
     assert target.read_text().count("\nclaim,") == 3
+
+
+def csv_round_trip(tmp_path, build):
+    """Build a ledger, export it as CSV, empty the ledger, import the export; the export."""
+    with transaction.atomic():
+        build()
+        exported = run_export("--format", "csv")
+        contents = ledger_contents()
+        transaction.set_rollback(True)
+
+    run_import(tmp_path, exported.encode(), "ledger.csv")
+
+    assert ledger_contents() == contents
+    assert run_export("--format", "csv") == exported
+    return exported
+
+
+def test_a_csv_export_with_a_two_megabyte_transcript_imports_back(tmp_path):
+    transcript = "Ada Example: " + "every word on the record " * 90_000
+
+    def build():
+        episode = make_episode(slug="long", transcript=transcript)
+        make_claim(episode, make_speaker(name="Ada Example"), excerpt="every word on the record")
+
+    exported = csv_round_trip(tmp_path, build)
+
+    assert len(transcript) > 2_000_000
+    assert transcript in exported
