@@ -100,6 +100,24 @@ CSV_COLUMNS = (
 )
 
 
+# A spreadsheet runs a cell that starts with one of these as a formula.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+CSV_ESCAPE = "'"
+
+
+def escape_cell(value):
+    """A CSV cell as export writes it: text a spreadsheet would run as a formula, or
+    that starts with the escape itself, gets a leading ' that import takes off."""
+    if isinstance(value, str) and value.startswith((*FORMULA_STARTS, CSV_ESCAPE)):
+        return CSV_ESCAPE + value
+    return value
+
+
+def unescape_cell(cell: str) -> str:
+    """A CSV cell as import reads it: without the leading ' that escape_cell() adds."""
+    return cell.removeprefix(CSV_ESCAPE)
+
+
 def csv_column(kind, name):
     """The CSV column that holds field `name` of a `kind` record."""
     return kind if name == "slug" else name

@@ -17,6 +17,7 @@ from claims.ledger_io.formats import (
     Record,
     csv_column,
     join,
+    unescape_cell,
 )
 
 # The csv module's default, 128 KB a cell, is less than an hour of transcript. A
@@ -160,7 +161,7 @@ def csv_record(header, cells, where, records, problems):
             Problem(where, "", f"has {len(cells)} cells; the header has {len(header)}.")
         )
         return
-    values = dict(zip(header, cells, strict=True))
+    values = dict(zip(header, map(unescape_cell, cells), strict=True))
     kind = values.pop("record").strip().lower()
     if kind not in KINDS:
         problems.append(Problem(where, "record", f"“{kind}” is not one of {join(KINDS)}."))

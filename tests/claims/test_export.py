@@ -1,5 +1,6 @@
 """manage.py export_ledger: the published ledger, in the format import_ledger reads."""
 
+import csv
 import io
 import json
 
@@ -226,3 +227,22 @@ def test_a_csv_export_with_a_two_megabyte_transcript_imports_back(tmp_path):
 
     assert len(transcript) > 2_000_000
     assert transcript in exported
+
+
+FORMULAS = ("=1+1", "+1 more", "-- a dash", "@everyone", "\tTabbed", "\rReturned")
+
+
+def test_csv_export_writes_no_cell_a_spreadsheet_would_run_and_imports_back_exactly(tmp_path):
+    def build():
+        episode = make_episode(slug="formulas", title='=HYPERLINK("https://example.com")')
+        speaker = make_speaker(name="Ada Example", description="+44 for Example Labs")
+        for number, excerpt in enumerate(FORMULAS, start=1):
+            make_claim(episode, speaker, number=number, excerpt=excerpt)
+        make_claim(episode, speaker, number=7, excerpt="'Tis a quote.", summary="''Twas.")
+
+    exported = csv_round_trip(tmp_path, build)
+
+    cells = [cell for row in csv.reader(io.StringIO(exported)) for cell in row]
+    assert not [cell for cell in cells if cell.startswith(("=", "+", "-", "@", "\t", "\r"))]
+    assert "'=1+1" in cells
+    assert "''Tis a quote." in cells
