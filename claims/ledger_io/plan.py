@@ -82,8 +82,8 @@ class Plan:
             values = clean_record(record, self.problems)
             if values is not None:
                 self.admit(record, values)
-            else:
-                # Already reported; records that refer to it need not say so again.
+            elif record.kind != "claim":
+                # Already reported; claims that refer to it need not say so again.
                 self.rejected.add((record.kind, record_key(record.kind, record.raw)))
             if done % BATCH_SIZE == 0 or done == total:
                 self.progress("Checking", done, total)

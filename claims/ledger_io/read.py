@@ -116,7 +116,8 @@ def json_fields(entry, where, allowed, problems):
 
 def read_csv(text):
     csv.field_size_limit(CSV_FIELD_LIMIT)
-    rows = csv.reader(io.StringIO(text, newline=""))
+    # Strict: a quote never closed would otherwise swallow the rest of the file.
+    rows = csv.reader(io.StringIO(text, newline=""), strict=True)
     header = csv_header(rows)
     records, problems = [], []
     row_number = 1
