@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.db import models
 
-from claims.ledger_io.formats import FIELDS, MAY_BE_BLANK, REQUIRED, Problem, join
+from claims.ledger_io.formats import FIELDS, MAY_BE_BLANK, REQUIRED, Problem, Record, join
 from episodes.models import Speaker
 
 # Hours of up to nine digits, so that too many hours is reported as too large: a
@@ -22,7 +22,7 @@ logger = logging.getLogger(__name__)
 _is_url = URLValidator(schemes=("http", "https"))
 
 
-def clean_record(record, problems):
+def clean_record(record: Record, problems: list[Problem]) -> dict | None:
     """The record's values, checked and converted; None if any field is wrong."""
     values, ok = {}, True
     for name in REQUIRED[record.kind]:
@@ -56,7 +56,7 @@ def clean_record(record, problems):
     return values if ok else None
 
 
-def clean_value(kind, name, raw):
+def clean_value(kind: str, name: str, raw: object) -> object:
     """The value to store for field `name`, as PostgreSQL would store it, or a ValidationError.
 
     Types are checked here, not left to the model field: a field's clean() turns
@@ -94,7 +94,7 @@ def clean_value(kind, name, raw):
     return model_field.clean(raw, None)
 
 
-def whole_number(raw, what):
+def whole_number(raw: object, what: str) -> int:
     """A whole number from an integer or a string of digits (not a bool, not a float),
     no larger than PostgreSQL's integer column holds. `what` describes it in messages."""
     if isinstance(raw, bool) or not isinstance(raw, int | str):
@@ -109,12 +109,12 @@ def whole_number(raw, what):
     return raw
 
 
-def shown(raw):
+def shown(raw: object) -> str:
     """A value as the JSON file spells it (true, 1.5), cut short."""
     return json.dumps(raw, ensure_ascii=False, default=str)[:40]
 
 
-def clean_number(raw):
+def clean_number(raw: object) -> int | None:
     if raw == "":
         return None
     number = whole_number(raw, "a whole number")
@@ -123,14 +123,14 @@ def clean_number(raw):
     return number
 
 
-def clean_slug(raw):
+def clean_slug(raw: str) -> str:
     value = str(raw).strip()
     if value:
         Speaker._meta.get_field("slug").run_validators(value)
     return value
 
 
-def clean_links(raw):
+def clean_links(raw: object) -> str:
     if not isinstance(raw, list | str) or not all(isinstance(link, str) for link in raw):
         raise ValidationError("must be web addresses: a list of text, or one per line.")
     links = raw if isinstance(raw, list) else raw.splitlines()
@@ -143,7 +143,7 @@ def clean_links(raw):
     return "\n".join(links)
 
 
-def clean_timestamp(raw):
+def clean_timestamp(raw: object) -> int | None:
     """Seconds into the episode: 754, "754", "12:34" or "1:02:03"; blank for none."""
     if raw in ("", None):
         return None

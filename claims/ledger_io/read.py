@@ -25,14 +25,14 @@ from claims.ledger_io.formats import (
 CSV_FIELD_LIMIT = 32 * 1024 * 1024
 
 
-def read_records(text, file_format):
+def read_records(text: str, file_format: str) -> tuple[list[Record], list[Problem]]:
     """The records in `text`, and the problems with the file's shape."""
     if file_format == "json":
         return read_json(text)
     return read_csv(text)
 
 
-def read_json(text):
+def read_json(text: str) -> tuple[list[Record], list[Problem]]:
     document = parse_json(text)
     problems = []
     known = {"format", "version", "podcasts", "speakers", "episodes"}
@@ -56,7 +56,7 @@ def read_json(text):
     return records, problems
 
 
-def parse_json(text):
+def parse_json(text: str) -> dict:
     """The file as a JSON object; raises LedgerFileError for anything else."""
     try:
         document = json.loads(text)
@@ -114,7 +114,7 @@ def json_fields(entry, where, allowed, problems):
     return {key: value for key, value in entry.items() if key in allowed}
 
 
-def read_csv(text):
+def read_csv(text: str) -> tuple[list[Record], list[Problem]]:
     csv.field_size_limit(CSV_FIELD_LIMIT)
     # Strict: a quote never closed would otherwise swallow the rest of the file.
     rows = csv.reader(io.StringIO(text, newline=""), strict=True)
