@@ -70,10 +70,16 @@ class ClaimForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         # Retraction asks for a reason, so it has its own action; a retracted
-        # claim keeps its status (and the form shows it as it is).
+        # claim keeps its status (and the form shows it as it is). A published
+        # claim stays published until it is retracted.
         if "status" in self.fields and self.instance.status != ClaimStatus.RETRACTED:
+            offered = (
+                (ClaimStatus.PUBLISHED,)
+                if self.instance.status == ClaimStatus.PUBLISHED and self.instance.pk
+                else (ClaimStatus.DRAFT, ClaimStatus.PUBLISHED)
+            )
             self.fields["status"].choices = [
-                choice for choice in ClaimStatus.choices if choice[0] != ClaimStatus.RETRACTED
+                choice for choice in ClaimStatus.choices if choice[0] in offered
             ]
 
     def clean(self):
@@ -308,7 +314,8 @@ class ClaimAdmin(admin.ModelAdmin):
     autocomplete_fields = ("episode", "speaker")
     ordering = ("-episode__air_date", "episode_id", "number")
     inlines = (ClaimRevisionInline,)
-    actions = ("publish", "unpublish", "retract")
+    # No "unpublish": a published claim leaves the record only by retraction.
+    actions = ("publish", "retract")
     list_per_page = 50
     # A full COUNT(*) over hundreds of thousands of claims on every changelist load
     # is the slow part: no total, and the paginator counts at most 10,000 rows.
@@ -441,17 +448,8 @@ class ClaimAdmin(admin.ModelAdmin):
             )
         if choice == "skip":
             drafts = drafts.exclude(verification=Verification.NOT_FOUND)
-        published = drafts.change_status(
-            ClaimStatus.PUBLISHED, changed_by=request.user, via="admin"
-        )
+        published = drafts.publish(changed_by=request.user, via="admin")
         self.message_user(request, f"Published {published} claim(s).")
-
-    @admin.action(description="Unpublish selected claims", permissions=("change",))
-    def unpublish(self, request, queryset):
-        updated = queryset.filter(status=ClaimStatus.PUBLISHED).change_status(
-            ClaimStatus.DRAFT, changed_by=request.user, via="admin"
-        )
-        self.message_user(request, f"Unpublished {updated} claim(s).")
 
     @admin.action(description="Retract selected claims…", permissions=("change",))
     def retract(self, request, queryset):
