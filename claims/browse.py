@@ -50,8 +50,9 @@ class ClaimSearch:
 
     @property
     def problems(self) -> list[str]:
-        """One message per parameter whose value was ignored."""
-        return self._validated[1]
+        """One message per parameter whose value was ignored, and why the search text
+        finds nothing when it has nothing to look for."""
+        return self._validated[1] + _query_problems(self.query)
 
     @property
     def params(self) -> QueryDict:
@@ -165,3 +166,26 @@ class ClaimSearch:
             .titled_like(self.query.words)
             .select_related("podcast")[: self.matching_records]
         )
+
+
+def _query_problems(query: search.ParsedQuery) -> list[str]:
+    problems = []
+    if query.truncated:
+        problems.append(
+            f"Your search was long, so only its first {search.MAX_QUERY_LENGTH} characters "
+            "were used."
+        )
+    if query.text and not query.is_searchable:
+        if query.dropped_stop_words:
+            problems.append(
+                f"“{query.text}” is too common to search: it holds only words like “the” "
+                "or “and”. Try a more specific word."
+            )
+        elif query.excluded:
+            problems.append(
+                "A search needs at least one word to look for: -word only leaves words out. "
+                "Try a more specific word."
+            )
+        else:
+            problems.append(f"“{query.text}” has no words to look for. Try a more specific word.")
+    return problems

@@ -13,19 +13,22 @@ from dataclasses import dataclass, field
 
 from django.contrib.postgres.search import SearchHeadline, SearchQuery, SearchRank
 from django.db import connections
-from django.db.models import BooleanField, F, FloatField, IntegerField
+from django.db.models import BooleanField, F, FloatField, Func, IntegerField, TextField, Value
 from django.db.models.expressions import RawSQL
 from django.db.models.sql.constants import INNER
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
+from claims.search_index import SPACED_OUT
+
 MAX_QUERY_LENGTH = 300
 SEARCH_CONFIG = "english"
 MARK_START, MARK_STOP = "\x02", "\x03"
 FTS_TABLE = "claims_claim_fts"
+_SPACING = str.maketrans(SPACED_OUT, " " * len(SPACED_OUT))
 
-# PostgreSQL's English stop words (the Snowball list): websearch_to_tsquery drops
-# them, so the SQLite translation drops them too.
+# PostgreSQL's English stop words (the Snowball list): its index leaves them out,
+# so the query leaves them out on both databases (see _trimmed).
 STOP_WORDS = frozenset(
     """i me my myself we our ours ourselves you your yours yourself yourselves he him his
     himself she her hers herself it its itself they them their theirs themselves what which
@@ -38,7 +41,8 @@ STOP_WORDS = frozenset(
 )
 
 _TOKEN = re.compile(r'-?"[^"]*"?|\S+')
-_WORD = re.compile(r"\w+")
+# Words as both engines split them: letters and digits, not underscores.
+_WORD = re.compile(r"[^\W_]+")
 
 
 @dataclass(frozen=True)
@@ -100,12 +104,9 @@ def parse(raw):
             continue
         negated = token.startswith("-") and len(token) > 1
         body = token[1:] if negated else token
-        quoted = body.startswith('"')
-        words = tuple(word.lower() for word in _WORD.findall(body))
-        if not quoted and len(words) == 1 and words[0] in STOP_WORDS:
-            query.dropped_stop_words = True
-            words = ()
+        words = _trimmed(tuple(word.lower() for word in _WORD.findall(body)))
         if not words:
+            query.dropped_stop_words |= bool(_WORD.search(body))
             continue
         term = Term(words)
         if negated:
@@ -116,6 +117,21 @@ def parse(raw):
             query.groups.append([term])
         join_with_previous = False
     return query
+
+
+def _trimmed(words):
+    """`words` without the stop words at either end.
+
+    PostgreSQL leaves stop words out of its index, so it can't find them: a
+    phrase "the model" finds what "model" finds. Inside a phrase they stay, as
+    the distance between its other words ("cost of the model").
+    """
+    start, stop = 0, len(words)
+    while start < stop and words[start] in STOP_WORDS:
+        start += 1
+    while stop > start and words[stop - 1] in STOP_WORDS:
+        stop -= 1
+    return words[start:stop]
 
 
 def search(claims, query, ranked=True):
@@ -227,30 +243,16 @@ def highlight(claims, query):
     ids = [claim.pk for claim in claims]
     connection = connections[Claim.objects.db]
     if connection.vendor == "postgresql":
-        rows = (
-            Claim.objects.filter(pk__in=ids)
-            .annotate(
-                marked=SearchHeadline(
-                    "excerpt",
-                    _tsquery(query),
-                    config=SEARCH_CONFIG,
-                    start_sel=MARK_START,
-                    stop_sel=MARK_STOP,
-                    highlight_all=True,
-                )
-            )
-            .values_list("pk", "marked")
-        )
+        marked = _headlines(Claim.objects.filter(pk__in=ids), query)
     else:
         with connection.cursor() as cursor:
             cursor.execute(
-                "SELECT rowid, highlight(claims_claim_fts, 0, char(2), char(3)) "
-                "FROM claims_claim_fts WHERE claims_claim_fts MATCH %s "
+                f"SELECT rowid, highlight({FTS_TABLE}, 0, char(2), char(3)) "
+                f"FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH %s "
                 f"AND rowid IN ({', '.join(['%s'] * len(ids))})",
                 [query.as_fts5(), *ids],
             )
-            rows = cursor.fetchall()
-    marked = dict(rows)
+            marked = dict(cursor.fetchall())
     for claim in claims:
         text = marked.get(claim.pk) or claim.excerpt
         if MARK_START in claim.excerpt or MARK_STOP in claim.excerpt:
@@ -259,6 +261,37 @@ def highlight(claims, query):
         claim.highlighted = mark_safe(
             escape(text).replace(MARK_START, "<mark>").replace(MARK_STOP, "</mark>")
         )
+
+
+def _headlines(claims, query):
+    """{id: excerpt with markers} from ts_headline, which reads the excerpt the way
+    the index does (markup as spaces) and so marks the same words."""
+    spaced = Func(
+        F("excerpt"),
+        Value(SPACED_OUT),
+        Value(" " * len(SPACED_OUT)),
+        function="translate",
+        output_field=TextField(),
+    )
+    headline = SearchHeadline(
+        spaced,
+        _tsquery(query),
+        config=SEARCH_CONFIG,
+        start_sel=MARK_START,
+        stop_sel=MARK_STOP,
+        highlight_all=True,
+    )
+    rows = claims.annotate(marked=headline).values_list("pk", "marked", "excerpt")
+    return {pk: _unspaced(marked, excerpt) for pk, marked, excerpt in rows}
+
+
+def _unspaced(marked, excerpt):
+    """`marked` with the excerpt's own characters back where spaces stood in for them;
+    None if the two don't line up, and the excerpt is then shown unmarked."""
+    if marked.replace(MARK_START, "").replace(MARK_STOP, "") != excerpt.translate(_SPACING):
+        return None
+    characters = iter(excerpt)
+    return "".join(c if c in (MARK_START, MARK_STOP) else next(characters) for c in marked)
 
 
 def _tsquery(query):

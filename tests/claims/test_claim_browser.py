@@ -149,7 +149,7 @@ def test_search_offers_matching_speakers(client, ledger):
 def test_a_query_of_common_words_says_why_nothing_matched(client, ledger):
     response = client.get(URL, {"q": "the and"})
     assert shown_count(response) == 0
-    assert "holds only very common words" in response.content.decode()
+    assert "“the and” is too common to search" in response.content.decode()
 
 
 def test_only_exclusions_says_a_word_is_needed(client, ledger):
