@@ -178,7 +178,7 @@ def _query_problems(query: search.ParsedQuery) -> list[str]:
     if query.text and not query.is_searchable:
         if query.dropped_stop_words:
             problems.append(
-                f"“{query.text}” is too common to search: it holds only words like “the” "
+                f"{query.in_quotes} is too common to search: it holds only words like “the” "
                 "or “and”. Try a more specific word."
             )
         elif query.excluded:
@@ -187,5 +187,7 @@ def _query_problems(query: search.ParsedQuery) -> list[str]:
                 "Try a more specific word."
             )
         else:
-            problems.append(f"“{query.text}” has no words to look for. Try a more specific word.")
+            problems.append(
+                f"{query.in_quotes} has no words to look for. Try a more specific word."
+            )
     return problems

@@ -40,6 +40,7 @@ STOP_WORDS = frozenset(
     just don should now""".split()
 )
 
+_QUOTED = re.compile(r'"([^"]*)"?')
 _TOKEN = re.compile(r'-?"[^"]*"?|\S+')
 # Words as both engines split them: letters and digits, not underscores.
 _WORD = re.compile(r"[^\W_]+")
@@ -74,6 +75,14 @@ class ParsedQuery:
     @property
     def is_searchable(self):
         return bool(self.groups)
+
+    @property
+    def in_quotes(self) -> str:
+        """The reader's text in curly quotes, to show it: their own straight quotes
+        become the curly ones, so a phrase is quoted once (“reward model”)."""
+        if '"' in self.text:
+            return _QUOTED.sub(r"“\1”", self.text)
+        return f"“{self.text}”"
 
     @property
     def words(self):

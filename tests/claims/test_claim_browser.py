@@ -248,3 +248,12 @@ def test_query_count_is_the_same_whatever_the_data_size(
     # Without a search or lookups: version, one pass (count and four facets), page rows.
     with django_assert_num_queries(3):
         client.get(URL)
+
+
+def test_a_phrase_is_quoted_once_in_the_headings(client, ledger):
+    html = client.get(URL, {"q": '"ben sample" -rates'}).content.decode()
+
+    assert "<title>“ben sample” -rates · Search evidence" in html
+    assert "Claims matching “ben sample” -rates</h1>" in html
+    assert "Speakers matching “ben sample” -rates:" in html
+    assert "“&quot;" not in html
