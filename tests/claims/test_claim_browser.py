@@ -162,20 +162,22 @@ def test_unknown_type_is_ignored_with_a_message_and_other_filters_kept(client, l
     response = client.get(URL, {"type": "bogus", "podcast": "sample-hour"})
     assert response.status_code == 200
     assert shown_count(response) == 2
-    assert "Type “bogus” was ignored" in response.content.decode()
+    assert "“bogus” is not a claim type, so it was ignored." in response.content.decode()
 
 
 def test_unknown_speaker_is_ignored_with_a_message(client, ledger):
     response = client.get(URL, {"speaker": "999999"})
     assert shown_count(response) == 6
-    assert "Speaker “999999” was ignored" in response.content.decode()
+    assert "“999999” is not a speaker in the public record, so it was ignored." in (
+        response.content.decode()
+    )
 
 
 def test_a_speaker_with_only_drafts_cannot_be_filtered_on(client, ledger):
     make_claim(speaker=make_speaker(name="Dana Draft", slug="dana-draft"), status=Status.DRAFT)
     response = client.get(URL, {"speaker": "dana-draft"})
     assert "Dana Draft" not in response.content.decode()
-    assert "was ignored" in response.content.decode()
+    assert "“dana-draft” is not a speaker in the public record" in response.content.decode()
 
 
 @pytest.mark.parametrize(
@@ -257,3 +259,46 @@ def test_a_phrase_is_quoted_once_in_the_headings(client, ledger):
     assert "Claims matching “ben sample” -rates</h1>" in html
     assert "Speakers matching “ben sample” -rates:" in html
     assert "“&quot;" not in html
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"type": "bogus"}, "“bogus” is not a claim type, so it was ignored."),
+        (
+            {"podcast": "nowhere"},
+            "“nowhere” is not a podcast in the public record, so it was ignored.",
+        ),
+        ({"episode": "abc"}, "“abc” is not a published episode, so it was ignored."),
+        (
+            {"attribution": "maybe"},
+            "“maybe” is not an attribution (identified or unresolved), so it was ignored.",
+        ),
+        (
+            {"aired_from": "2026-13-45"},
+            "“2026-13-45” is not a date like 2026-03-01, so it was ignored.",
+        ),
+        ({"aired_to": "soon"}, "“soon” is not a date like 2026-03-01, so it was ignored."),
+        (
+            {"order": "sideways"},
+            "“sideways” is not an order (relevance, newest or oldest), so it was ignored.",
+        ),
+        ({"page": "abc"}, "“abc” is not a page number, so the first page is shown."),
+        ({"page": "-1"}, "“-1” is not a page number, so the first page is shown."),
+        ({"page": "9"}, "There is no page 9 of these claims, so the last, page 1, is shown."),
+    ],
+)
+def test_a_bad_value_is_explained_in_plain_words(client, ledger, params, message):
+    response = client.get(URL, params)
+
+    assert response.context["search"].problems == [message]
+    assert shown_count(response) == 6
+
+
+def test_a_bad_type_among_good_ones_leaves_the_good_ones_chosen(client, ledger):
+    response = client.get(URL, {"type": ["prediction", "bogus"]})
+
+    assert response.context["search"].problems == [
+        "“bogus” is not a claim type, so it was ignored."
+    ]
+    assert shown_count(response) == 3

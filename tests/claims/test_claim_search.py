@@ -79,11 +79,9 @@ def test_bad_values_are_listed_as_problems_and_the_rest_still_applies(ledger):
     found = searched("type=bogus&speaker=nobody&aired_from=not-a-date&podcast=example-show")
 
     assert found.problems == [
-        "Type “bogus” was ignored: Select a valid choice. bogus is not one of the "
-        "available choices.",
-        "Speaker “nobody” was ignored: Select a valid choice. That choice is not one of "
-        "the available choices.",
-        "Aired from “not-a-date” was ignored: Enter a valid date.",
+        "“bogus” is not a claim type, so it was ignored.",
+        "“nobody” is not a speaker in the public record, so it was ignored.",
+        "“not-a-date” is not a date like 2026-03-01, so it was ignored.",
     ]
     assert found.count == 5
     assert list(found.params) == ["podcast"]
