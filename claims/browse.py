@@ -105,7 +105,9 @@ class ClaimSearch:
         ordering = self.ordering
         claims = self._matching(ranked=ordering == Ordering.RELEVANCE)
         if ordering == Ordering.RELEVANCE:
-            claims = claims.order_by("-rank", "-episode__air_date", "episode_id", "number")
+            claims = claims.order_by(
+                "-in_excerpt", "-rank", "-episode__air_date", "episode_id", "number"
+            )
         elif ordering == Ordering.OLDEST:
             claims = claims.order_by("episode__air_date", "episode_id", "number")
         else:

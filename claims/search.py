@@ -15,6 +15,7 @@ from django.contrib.postgres.search import SearchHeadline, SearchQuery, SearchRa
 from django.db import connections
 from django.db.models import BooleanField, F, FloatField, Func, IntegerField, TextField, Value
 from django.db.models.expressions import RawSQL
+from django.db.models.lookups import GreaterThan
 from django.db.models.sql.constants import INNER
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
@@ -144,11 +145,19 @@ def _trimmed(words):
 
 
 def search(claims, query, ranked=True):
-    """Claims matching `query`, annotated with `rank` (higher is more relevant) if `ranked`."""
+    """Claims matching `query`; if `ranked`, annotated with `rank` (higher is more
+    relevant) and `in_excerpt`: whether the excerpt matched, not only the summary,
+    speaker or title, which relevance puts first whatever the ranks."""
     if connections[claims.db].vendor == "postgresql":
         tsquery = _tsquery(query)
         matches = claims.filter(search_vector=tsquery)
-        return matches.annotate(rank=SearchRank(F("search_vector"), tsquery)) if ranked else matches
+        if not ranked:
+            return matches
+        # Weights for D, C, B and A: only the excerpt's words (A) count.
+        excerpt_rank = SearchRank(F("search_vector"), tsquery, weights=[0, 0, 0, 1])
+        return matches.annotate(
+            rank=SearchRank(F("search_vector"), tsquery), in_excerpt=GreaterThan(excerpt_rank, 0)
+        )
     if not ranked:
         # Only a join with the FTS table can rank, and the join makes SQLite read and
         # sort every match before it can show them by air date. As a set of ids,
@@ -167,6 +176,8 @@ def search(claims, query, ranked=True):
         .annotate(
             # bm25 weights: the excerpt counts more than the speaker, summary and title.
             rank=RawSQL(f"-bm25({FTS_TABLE}, 10.0, 3.0)", [], output_field=FloatField()),
+            # Weighted 0, the other columns add nothing: below 0 only if the excerpt matched.
+            in_excerpt=RawSQL(f"bm25({FTS_TABLE}, 1.0, 0.0) < 0", [], output_field=BooleanField()),
             match_id=RawSQL(f"{FTS_TABLE}.rowid", [], output_field=IntegerField()),
         )
     )
