@@ -253,8 +253,9 @@ def _joined_to_index(claims):
 
 
 def highlight(claims, query):
-    """Set `claim.highlighted` on these claims (one page): the escaped excerpt with
-    the matched words in <mark>. One query, for the rows shown only."""
+    """Set `claim.highlighted` on these claims (one page), the escaped excerpt with the
+    matched words in <mark>, and `claim.matched_in`: where else words matched ("the
+    episode title"). One query, for the rows shown only."""
     claims = list(claims)
     if not claims or not query.is_searchable:
         return
@@ -267,42 +268,69 @@ def highlight(claims, query):
     else:
         with connection.cursor() as cursor:
             cursor.execute(
-                f"SELECT rowid, highlight({FTS_TABLE}, 0, char(2), char(3)) "
+                f"SELECT rowid, highlight({FTS_TABLE}, 0, char(2), char(3)), "
+                f"highlight({FTS_TABLE}, 1, char(2), char(3)) "
                 f"FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH %s "
                 f"AND rowid IN ({', '.join(['%s'] * len(ids))})",
                 [query.as_fts5(), *ids],
             )
-            marked = dict(cursor.fetchall())
+            marked = {pk: (excerpt, context) for pk, excerpt, context in cursor.fetchall()}
     for claim in claims:
-        text = marked.get(claim.pk) or claim.excerpt
+        excerpt, context = marked.get(claim.pk, (None, None))
+        text = excerpt or claim.excerpt
         if MARK_START in claim.excerpt or MARK_STOP in claim.excerpt:
             # Markers already in the words would be read as highlights.
             text = claim.excerpt.replace(MARK_START, "").replace(MARK_STOP, "")
         claim.highlighted = mark_safe(
             escape(text).replace(MARK_START, "<mark>").replace(MARK_STOP, "</mark>")
         )
+        claim.matched_in = _places_matched(claim, context or "")
+
+
+def _places_matched(claim, context):
+    """The places besides the excerpt whose words are marked in `context`, the
+    claim's search context: its summary, voice and episode title, one a line."""
+    marked_lines = {
+        line.replace(MARK_START, "").replace(MARK_STOP, ""): MARK_START in line
+        for line in context.split("\n")
+    }
+    places = (
+        ("the editor's summary", claim.summary),
+        ("the speaker's name" if claim.is_identified else "the voice's label", claim.voice),
+        ("the episode title", claim.episode.title),
+    )
+    return [place for place, text in places if text and marked_lines.get(text)]
 
 
 def _headlines(claims, query):
-    """{id: excerpt with markers} from ts_headline, which reads the excerpt the way
-    the index does (markup as spaces) and so marks the same words."""
+    """{id: (excerpt, search context)}, each with markers, from ts_headline, which
+    reads them the way the index does (markup as spaces) and so marks the same words."""
+    tsquery = _tsquery(query)
+    rows = claims.annotate(
+        marked=_headline("excerpt", tsquery), marked_context=_headline("search_context", tsquery)
+    ).values_list("pk", "marked", "excerpt", "marked_context", "search_context")
+    return {
+        pk: (_unspaced(marked, excerpt), _unspaced(marked_context, context))
+        for pk, marked, excerpt, marked_context, context in rows
+    }
+
+
+def _headline(column, tsquery):
     spaced = Func(
-        F("excerpt"),
+        F(column),
         Value(SPACED_OUT),
         Value(" " * len(SPACED_OUT)),
         function="translate",
         output_field=TextField(),
     )
-    headline = SearchHeadline(
+    return SearchHeadline(
         spaced,
-        _tsquery(query),
+        tsquery,
         config=SEARCH_CONFIG,
         start_sel=MARK_START,
         stop_sel=MARK_STOP,
         highlight_all=True,
     )
-    rows = claims.annotate(marked=headline).values_list("pk", "marked", "excerpt")
-    return {pk: _unspaced(marked, excerpt) for pk, marked, excerpt in rows}
 
 
 def _unspaced(marked, excerpt):

@@ -1,6 +1,7 @@
 """The claims browser at /claims/: filters, facets, search and bad input."""
 
 import re
+from html import unescape
 
 import pytest
 from django.urls import reverse
@@ -302,3 +303,18 @@ def test_a_bad_type_among_good_ones_leaves_the_good_ones_chosen(client, ledger):
         "“bogus” is not a claim type, so it was ignored."
     ]
     assert shown_count(response) == 3
+
+
+def test_each_result_says_where_it_matched(client, ledger):
+    html = unescape(client.get(URL, {"q": "example", "order": "oldest"}).content.decode())
+
+    # Every claim of "Example Show One" matches on its title; Ada's also on her name.
+    assert html.count("Matched in the speaker's name and the episode title, not the excerpt.") == 2
+    assert html.count("Matched in the episode title, not the excerpt.") == 2
+
+
+def test_a_result_matching_in_the_excerpt_says_where_else_it_matched(client, ledger):
+    html = unescape(client.get(URL, {"q": "fall ada"}).content.decode())
+
+    assert "Prices will <mark>fall</mark> next year." in html
+    assert "Also matched in the speaker's name." in html
