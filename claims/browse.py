@@ -49,7 +49,7 @@ class ClaimSearch:
     def _validated(self) -> tuple[ClaimFilter, list[str]]:
         return valid_filters(self.data, self.claims)
 
-    @property
+    @cached_property
     def problems(self) -> list[str]:
         """One message per parameter whose value was ignored, and why the search text
         finds nothing when it has nothing to look for."""
