@@ -32,6 +32,9 @@ from episodes.models import Episode, Speaker
 
 
 class ClaimSearch:
+    """The public claims that a set of parameters (a QueryDict) asks for: what this
+    module's docstring lists, each answer worked out on first use."""
+
     per_page = 20
     speaker_facet_size = 12
     # Facets count at most this many claims, the most recently added: see claims/facets.py.

@@ -147,7 +147,11 @@ def _trimmed(words):
 def search(claims, query, ranked=True):
     """Claims matching `query`; if `ranked`, annotated with `rank` (higher is more
     relevant) and `in_excerpt`: whether the excerpt matched, not only the summary,
-    speaker or title, which relevance puts first whatever the ranks."""
+    speaker or title, which relevance puts first whatever the ranks.
+
+    On SQLite the conditions name the FTS5 table and claims_claim, as tables of
+    the outer query: a subquery that renames them (`pk__in=`) can't hold them.
+    """
     if connections[claims.db].vendor == "postgresql":
         tsquery = _tsquery(query)
         matches = claims.filter(search_vector=tsquery)
