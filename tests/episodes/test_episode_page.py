@@ -12,7 +12,7 @@ from django.utils.html import escape
 from claims.models import Attribution, ClaimType
 from episodes import models
 from episodes.models import Status
-from tests.factories import make_claim, make_episode, make_speaker
+from tests.factories import make_claim, make_episode, make_podcast, make_speaker
 
 REFERENCE_URL = "/episodes/the-cognitive-revolution/the-rl-fine-tuning-playbook/"
 DEMO_FILE = json.loads((settings.BASE_DIR / "claims/demo/reference_episode.json").read_text())
@@ -161,7 +161,8 @@ def test_reference_page_names_the_publisher_of_each_record(reference):
 
 
 def test_draft_claims_are_absent_from_the_episode_page(client, db):
-    episode = make_episode()
+    # A name of our own: a numbered default like "Example Podcast 103" reads "…03 / episode".
+    episode = make_episode(make_podcast(name="Example Show"))
     ada = make_speaker(name="Ada Example")
     make_claim(episode, speaker=ada, number=1, excerpt="Published words by Ada.")
     make_claim(episode, speaker=ada, number=2, excerpt="More published words by Ada.")
