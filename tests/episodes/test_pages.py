@@ -57,7 +57,7 @@ def test_episode_list_shows_podcast_date_and_public_counts(client):
 
     text = visible_text(client.get("/episodes/"))
 
-    assert "14 Mar 2026 Example Show Testing Carefully 3 1" in text
+    assert "14 March 2026 Example Show Testing Carefully 3 1" in text
 
 
 def test_episode_list_leaves_out_draft_episodes(client):
