@@ -167,6 +167,18 @@ def test_speaker_page_groups_claims_by_episode_newest_first(client):
     )
 
 
+def test_speaker_page_does_not_name_the_speaker_under_each_claim(client):
+    ada = make_speaker(name="Ada Example")
+    episode = make_episode()
+    for _ in range(3):
+        make_claim(episode, speaker=ada)
+
+    text = visible_text(client.get(ada.get_absolute_url()))
+
+    assert "Speaker Ada Example" not in text
+    assert text.count("Ada Example") == 1  # the page's heading
+
+
 def test_speaker_page_leaves_out_draft_claims(client):
     ada = make_speaker(name="Ada Example")
     make_claim(speaker=ada, excerpt="Published words.")
