@@ -147,7 +147,7 @@ def test_an_episode_without_a_transcript_says_so_once_not_under_each_claim(clien
 
     html = client.get(episode.get_absolute_url()).content.decode()
 
-    assert html.count("This episode has no transcript yet") == 1
+    assert html.count("No transcript of this episode yet") == 1
     assert "<dt>Transcript</dt>" not in html
 
 
@@ -165,7 +165,7 @@ def test_the_permalink_says_once_that_there_is_no_transcript(client):
 
     html = client.get(claim.get_absolute_url()).content.decode()
 
-    assert html.count("This episode has no transcript yet") == 1
+    assert html.count("No transcript of this episode yet") == 1
     assert "<dt>Transcript</dt>" not in html
 
 
