@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 
-.PHONY: run test serve format clean bench
+.PHONY: run editor test serve format clean bench
 
 # Each step says what it is doing: the first install takes a minute or two.
 $(BIN)/python:
@@ -28,6 +28,10 @@ run: $(VENV)/.installed  ## Serve the demo ledger on http://127.0.0.1:$(PORT)
 	$(BIN)/python manage.py load_demo
 	@echo "==> Serving http://127.0.0.1:$(PORT)/ (Ctrl-C stops it)"
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+
+editor: $(VENV)/.installed  ## An editor account for the local admin, with a new password (DEBUG only)
+	$(BIN)/python manage.py migrate --no-input -v0
+	$(BIN)/python manage.py create_local_editor
 
 test: $(VENV)/.installed  ## Lint, check migrations, run the suite (DATABASE_URL picks the database)
 	$(BIN)/ruff check .
