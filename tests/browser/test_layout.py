@@ -64,7 +64,7 @@ def test_a_phone_reaches_the_filters_in_one_tap(phone, server, demo):
     expect(filters).not_to_be_in_viewport()
     save_screenshot(phone, "claims-phone")
 
-    phone.get_by_role("link", name="Filter and order these claims").click()
+    phone.get_by_role("link", name="Filter and order these claims", exact=True).click()
 
     expect(filters).to_be_in_viewport()
     expect(phone.get_by_role("checkbox", name="prediction 4")).to_be_in_viewport()
@@ -81,12 +81,14 @@ def test_a_desktop_shows_the_filters_beside_the_results(page, server, demo):
     assert abs(filters["y"] - results["y"]) < 20
     assert abs(right(filters) - (column["x"] + column["width"])) < 2
     # Beside the results the jump link would only repeat what the eye sees.
-    expect(page.get_by_role("link", name="Filter and order these claims")).not_to_be_in_viewport()
+    expect(
+        page.get_by_role("link", name="Filter and order these claims", exact=True)
+    ).not_to_be_in_viewport()
 
 
 def test_a_keyboard_still_jumps_from_the_results_to_the_filters_on_a_desktop(page, server, demo):
     page.goto(f"{server.url}/claims/")
-    jump = page.get_by_role("link", name="Filter and order these claims")
+    jump = page.get_by_role("link", name="Filter and order these claims", exact=True)
 
     jump.focus()
 
