@@ -8,6 +8,8 @@ or retraction the version moves, every key misses, and no one sees the old page.
 """
 
 import hashlib
+import logging
+import time
 
 from django.conf import settings
 from django.core.cache import cache
@@ -17,11 +19,49 @@ from django.utils.http import http_date, quote_etag
 from ledger.models import current_version
 
 UNCACHED_PREFIXES = ("/healthz",)
+# After a cache error, pages render without the cache this long before it is tried again.
+CACHE_RETRY_SECONDS = 30
+
+logger = logging.getLogger(__name__)
+
+
+class FailOpenCache:
+    """The page cache, whose outage must never become an outage of the site.
+
+    An error (Redis down, hung or full) is logged once, then the cache is left alone
+    for CACHE_RETRY_SECONDS: pages render uncached meanwhile, and a hung server costs
+    one timeout per interval per process rather than two per request.
+    """
+
+    def __init__(self):
+        self.resting_until = 0.0
+
+    def get(self, key):
+        return self.attempt(cache.get, key)
+
+    def set(self, key, value, timeout):
+        self.attempt(cache.set, key, value, timeout)
+
+    def attempt(self, operation, *args):
+        if time.monotonic() < self.resting_until:
+            return None
+        try:
+            return operation(*args)
+        # Any backend's failure, not only Redis's: the cache is an optimisation.
+        except Exception:
+            self.resting_until = time.monotonic() + CACHE_RETRY_SECONDS
+            logger.warning(
+                "The page cache failed; serving pages uncached for %s seconds",
+                CACHE_RETRY_SECONDS,
+                exc_info=True,
+            )
+            return None
 
 
 class PublicPageCacheMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
+        self.cache = FailOpenCache()
 
     def __call__(self, request):
         if not self.is_public_read(request):
@@ -35,13 +75,13 @@ class PublicPageCacheMiddleware:
             return self.validated(not_modified, etag, last_modified)
 
         key = self.cache_key(etag, request)
-        response = cache.get(key) if settings.PAGE_CACHE_SECONDS else None
+        response = self.cache.get(key) if settings.PAGE_CACHE_SECONDS else None
         if response is None:
             response = self.get_response(request)
             if not self.is_shareable(response):
                 return response
             if settings.PAGE_CACHE_SECONDS:
-                cache.set(key, response, settings.PAGE_CACHE_SECONDS)
+                self.cache.set(key, response, settings.PAGE_CACHE_SECONDS)
         return self.validated(response, etag, last_modified)
 
     @staticmethod

@@ -36,6 +36,16 @@ def envint(name, default):
         raise ImproperlyConfigured(f"{name} must be an integer, not {value!r}") from None
 
 
+def envfloat(name, default):
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    try:
+        return float(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a number, not {value!r}") from None
+
+
 def envlist(name, default):
     value = os.environ.get(name)
     if value is None or value.strip() == "":
@@ -134,8 +144,22 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # A shared cache (Redis) in production; each process's memory otherwise. Page cache
 # entries are keyed by the ledger's version, so they are never served stale either way.
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# Seconds to connect to Redis and to wait for each answer. A down or hung Redis then
+# costs a page a moment, not redis-py's default five seconds per call; the page cache
+# fails open (ledger/caching.py).
+REDIS_TIMEOUT = envfloat("REDIS_TIMEOUT", 0.5)
+
+
+def redis_cache(url):
+    return {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": url,
+        "OPTIONS": {"socket_connect_timeout": REDIS_TIMEOUT, "socket_timeout": REDIS_TIMEOUT},
+    }
+
+
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    "default": redis_cache(REDIS_URL)
     if REDIS_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "ledger"}
 }

@@ -10,7 +10,7 @@ from ledger.logs import JSONFormatter
 def test_health_check_reports_a_reachable_database(client, db):
     response = client.get("/healthz")
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "database": "ok"}
+    assert response.json() == {"status": "ok", "database": "ok", "cache": "ok"}
 
 
 def test_health_check_answers_503_when_the_database_is_unreachable(client, db, monkeypatch):
@@ -21,7 +21,7 @@ def test_health_check_answers_503_when_the_database_is_unreachable(client, db, m
     monkeypatch.setattr("ledger.health.connection", RefusingConnection())
     response = client.get("/healthz")
     assert response.status_code == 503
-    assert response.json() == {"status": "error", "database": "unreachable"}
+    assert response.json() == {"status": "error", "database": "unreachable", "cache": "ok"}
 
 
 def test_log_lines_are_json_with_the_request_but_not_its_query_or_cookies():

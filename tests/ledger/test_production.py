@@ -176,7 +176,7 @@ def test_hashed_static_files_are_compressed_and_cached_for_ever(server, transact
 def test_health_check_answers_for_any_host_without_redirect(server, transactional_db):
     response, body = fetch(server, "/healthz", {"Host": "10.0.0.7"}, proxied=False)
     assert response.status == 200
-    assert json.loads(body) == {"status": "ok", "database": "ok"}
+    assert json.loads(body) == {"status": "ok", "database": "ok", "cache": "ok"}
 
 
 def run_manage(*args, **env):
