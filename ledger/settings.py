@@ -132,12 +132,23 @@ DATABASES = {
     )
 }
 
+# A database that stops answering must fail requests, not hang them until gunicorn
+# kills the worker: connecting gives up after DATABASE_CONNECT_TIMEOUT seconds, and
+# a statement after DATABASE_STATEMENT_TIMEOUT (0: no limit), before GUNICORN_TIMEOUT.
+DATABASE_CONNECT_TIMEOUT = envint("DATABASE_CONNECT_TIMEOUT", 5)
+DATABASE_STATEMENT_TIMEOUT = envint("DATABASE_STATEMENT_TIMEOUT", 25)
+_database_options = DATABASES["default"].setdefault("OPTIONS", {})
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    # SQLite has no server to wait for, only another process's write lock.
+    _database_options.setdefault("timeout", DATABASE_CONNECT_TIMEOUT)
     # A file, not memory, so the production-stack test can serve it from gunicorn;
     # one per process, so test runs side by side don't share it.
     DATABASES["default"]["TEST"] = {
         "NAME": str(Path(tempfile.gettempdir()) / f"ledger-test-{os.getpid()}.sqlite3")
     }
+else:
+    _database_options.setdefault("connect_timeout", DATABASE_CONNECT_TIMEOUT)
+    _database_options.setdefault("options", f"-c statement_timeout={DATABASE_STATEMENT_TIMEOUT}s")
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -18,6 +18,9 @@ def test_health_check_answers_503_when_the_database_is_unreachable(client, db, m
         def cursor(self):
             raise DatabaseError("connection refused")
 
+        def close(self):
+            pass
+
     monkeypatch.setattr("ledger.health.connection", RefusingConnection())
     response = client.get("/healthz")
     assert response.status_code == 503

@@ -2,37 +2,15 @@
 
 import http.client
 import json
-import os
-import secrets
-import socket
 import subprocess
 import sys
-import time
-from pathlib import Path
 
 import pytest
 from django.conf import settings
 from django.db import connection
 
 from tests.factories import make_claim
-
-BASE_DIR = Path(settings.BASE_DIR)
-
-
-def production_env(**overrides):
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL")
-    }
-    env.update(
-        DEBUG="false",
-        SECRET_KEY=secrets.token_urlsafe(64),
-        ALLOWED_HOSTS="ledger.example.org,127.0.0.1",
-        SECURE_PROXY_SSL="true",
-    )
-    env.update(overrides)
-    return env
+from tests.ledger.stack import BASE_DIR, gunicorn, production_env
 
 
 def url_of_the_test_database():
@@ -42,22 +20,14 @@ def url_of_the_test_database():
     return f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(django_db_setup, django_db_blocker, tmp_path_factory):
     """gunicorn serving the test database on a free loopback port, behind a pretend proxy."""
     static_root = tmp_path_factory.mktemp("static")
-    port = free_port()
     with django_db_blocker.unblock():
         env = production_env(
             DATABASE_URL=url_of_the_test_database(),
             STATIC_ROOT=str(static_root),
-            GUNICORN_BIND=f"127.0.0.1:{port}",
             GUNICORN_WORKERS="2",
             DATABASE_CONN_MAX_AGE="0",
         )
@@ -67,28 +37,8 @@ def server(django_db_setup, django_db_blocker, tmp_path_factory):
         env=env,
         check=True,
     )
-    process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "ledger.wsgi", "--config", "gunicorn.conf.py"],
-        cwd=BASE_DIR,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            if process.poll() is not None:
-                pytest.fail("gunicorn exited:\n" + process.stdout.read().decode())
-            time.sleep(0.1)
-    else:
-        process.kill()
-        pytest.fail("gunicorn did not start within 20 seconds")
-    yield {"port": port, "static_root": static_root}
-    process.terminate()
-    process.wait(timeout=30)
+    with gunicorn(env) as port:
+        yield {"port": port, "static_root": static_root}
 
 
 def fetch(server, path, headers=None, proxied=True):
