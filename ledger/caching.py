@@ -66,6 +66,9 @@ class PublicPageCacheMiddleware:
     def __call__(self, request):
         if not self.is_public_read(request):
             return self.get_response(request)
+        # Before any answer from the cache: a host not in ALLOWED_HOSTS gets a 400
+        # (DisallowedHost) here, as it would from the view.
+        request.get_host()
 
         number, changed_at = current_version()
         etag = quote_etag(f"ledger-{number}-{changed_at.timestamp():.6f}")
@@ -97,8 +100,10 @@ class PublicPageCacheMiddleware:
 
     @staticmethod
     def cache_key(etag, request):
-        path = hashlib.sha256(request.get_full_path().encode()).hexdigest()
-        return f"page:{etag}:{request.method}:{path}"
+        # Pages hold absolute addresses ("Cite this claim") built from the request's
+        # scheme and host, so each allowed origin has pages of its own.
+        address = request.build_absolute_uri()
+        return f"page:{etag}:{request.method}:{hashlib.sha256(address.encode()).hexdigest()}"
 
     @staticmethod
     def validated(response, etag, last_modified):

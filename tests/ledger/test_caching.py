@@ -142,3 +142,23 @@ def test_the_shared_redis_cache_serves_pages_and_stays_fresh(
     claim.save()
     assert "A summary added later." in client.get(url).content.decode()
     cache.clear()
+
+
+def test_a_cached_page_is_refused_to_a_host_not_allowed(client, claim, settings):
+    settings.ALLOWED_HOSTS = ["ledger.example.org"]
+    url = claim.get_absolute_url()
+    assert client.get(url, HTTP_HOST="ledger.example.org").status_code == 200
+    assert client.get(url, HTTP_HOST="evil.example").status_code == 400
+    etag = client.get(url, HTTP_HOST="ledger.example.org")["ETag"]
+    assert client.get(url, HTTP_HOST="evil.example", HTTP_IF_NONE_MATCH=etag).status_code == 400
+
+
+def test_each_host_gets_its_own_citation_address(client, claim, settings):
+    settings.ALLOWED_HOSTS = ["ledger.example.org", "mirror.example.net"]
+    url = claim.get_absolute_url()
+    client.get(url, HTTP_HOST="ledger.example.org")
+    html = client.get(url, HTTP_HOST="mirror.example.net").content.decode()
+    assert f"http://mirror.example.net{url}" in html
+    assert "ledger.example.org" not in html
+    html = client.get(url, HTTP_HOST="ledger.example.org", secure=True).content.decode()
+    assert f"https://ledger.example.org{url}" in html
