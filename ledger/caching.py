@@ -13,12 +13,31 @@ import time
 
 from django.conf import settings
 from django.core.cache import cache
+from django.http import QueryDict
+from django.urls import Resolver404, resolve
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.http import http_date, quote_etag
 
+from claims.filters import ClaimFilter
 from ledger.models import current_version
 
 UNCACHED_PREFIXES = ("/healthz",)
+# The query parameters each public page reads. Any other (utm_source, a typo, a
+# scanner's junk) is dropped before the view sees it, so it can neither change the
+# page nor make a cache entry of its own. A page not listed here is not cached.
+PAGE_PARAMETERS = {
+    "home": (),
+    "method": (),
+    "how_it_works": (),
+    "claims:claim_list": (*ClaimFilter.base_filters, "page"),
+    "claims:claim_detail": (),
+    "episodes:episode_list": ("podcast", "page"),
+    "episodes:episode_detail": (),
+    "episodes:speaker_list": ("page",),
+    "episodes:speaker_detail": ("page",),
+    "episodes:podcast_list": (),
+    "episodes:podcast_detail": ("page",),
+}
 # After a cache error, pages render without the cache this long before it is tried again.
 CACHE_RETRY_SECONDS = 30
 
@@ -58,13 +77,33 @@ class FailOpenCache:
             return None
 
 
+def keep_read_parameters(request):
+    """Keep only the query parameters the page reads, in one order; False if not a known page.
+
+    Values keep their order within a parameter: `?type=a&type=b` is the reader's order.
+    """
+    try:
+        reads = PAGE_PARAMETERS.get(resolve(request.path_info).view_name)
+    except Resolver404:
+        return False
+    if reads is None:
+        return False
+    kept = QueryDict(mutable=True)
+    for name in sorted(set(request.GET) & set(reads)):
+        kept.setlist(name, request.GET.getlist(name))
+    kept._mutable = False
+    request.GET = kept
+    request.META["QUERY_STRING"] = kept.urlencode()
+    return True
+
+
 class PublicPageCacheMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
         self.cache = FailOpenCache()
 
     def __call__(self, request):
-        if not self.is_public_read(request):
+        if not self.is_public_read(request) or not keep_read_parameters(request):
             return self.get_response(request)
         # Before any answer from the cache: a host not in ALLOWED_HOSTS gets a 400
         # (DisallowedHost) here, as it would from the view.

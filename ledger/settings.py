@@ -172,7 +172,12 @@ def redis_cache(url):
 CACHES = {
     "default": redis_cache(REDIS_URL)
     if REDIS_URL
-    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "ledger"}
+    # Bounded: past MAX_ENTRIES pages a third of them are dropped to make room.
+    else {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "ledger",
+        "OPTIONS": {"MAX_ENTRIES": 300},
+    }
 }
 PAGE_CACHE_SECONDS = envint("PAGE_CACHE_SECONDS", 600)
 # Serve /bench/minimal/, the benchmark's yardstick (bench/run.py); off in production.
