@@ -203,3 +203,11 @@ def test_every_public_page_says_which_parameters_it_reads():
                 yield f"{namespace}:{pattern.name}" if namespace else pattern.name
 
     assert sorted(names(get_resolver().url_patterns)) == sorted(PAGE_PARAMETERS)
+
+
+def test_a_repeat_visit_with_the_last_modified_date_gets_304(client, claim):
+    url = claim.episode.get_absolute_url()
+    last_modified = client.get(url)["Last-Modified"]
+    response = client.get(url, HTTP_IF_MODIFIED_SINCE=last_modified)
+    assert response.status_code == 304
+    assert response["Last-Modified"] == last_modified
