@@ -13,7 +13,7 @@ import time
 
 from django.conf import settings
 from django.core.cache import cache
-from django.http import QueryDict
+from django.http import HttpResponseNotAllowed, QueryDict
 from django.urls import Resolver404, resolve
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.http import http_date, quote_etag
@@ -22,6 +22,7 @@ from claims.filters import ClaimFilter
 from ledger.models import current_version
 
 UNCACHED_PREFIXES = ("/healthz",)
+READ_METHODS = ("GET", "HEAD")
 # The query parameters each public page reads. Any other (utm_source, a typo, a
 # scanner's junk) is dropped before the view sees it, so it can neither change the
 # page nor make a cache entry of its own. A page not listed here is not cached.
@@ -77,24 +78,24 @@ class FailOpenCache:
             return None
 
 
-def keep_read_parameters(request):
-    """Keep only the query parameters the page reads, in one order; False if not a known page.
+def keep_read_parameters(request, reads):
+    """Keep only the query parameters the page reads, sorted by name.
 
     Values keep their order within a parameter: `?type=a&type=b` is the reader's order.
     """
-    try:
-        reads = PAGE_PARAMETERS.get(resolve(request.path_info).view_name)
-    except Resolver404:
-        return False
-    if reads is None:
-        return False
     kept = QueryDict(mutable=True)
     for name in sorted(set(request.GET) & set(reads)):
         kept.setlist(name, request.GET.getlist(name))
     kept._mutable = False
     request.GET = kept
     request.META["QUERY_STRING"] = kept.urlencode()
-    return True
+
+
+def view_name(request):
+    try:
+        return resolve(request.path_info).view_name
+    except Resolver404:
+        return None
 
 
 class PublicPageCacheMiddleware:
@@ -103,12 +104,27 @@ class PublicPageCacheMiddleware:
         self.cache = FailOpenCache()
 
     def __call__(self, request):
-        if not self.is_public_read(request) or not keep_read_parameters(request):
+        if request.path.startswith(
+            (*UNCACHED_PREFIXES, "/" + settings.ADMIN_URL, settings.STATIC_URL)
+        ):
             return self.get_response(request)
         # Before any answer from the cache: a host not in ALLOWED_HOSTS gets a 400
         # (DisallowedHost) here, as it would from the view.
         request.get_host()
+        name = view_name(request)
+        if name is None:
+            return self.get_response(request)
+        # Outside the admin every page only reads: any other method, OPTIONS and
+        # TRACE included, would otherwise get the whole page.
+        if request.method not in READ_METHODS:
+            return HttpResponseNotAllowed(READ_METHODS)
+        if name not in PAGE_PARAMETERS:
+            return self.get_response(request)
+        keep_read_parameters(request, PAGE_PARAMETERS[name])
+        return self.page(request)
 
+    def page(self, request):
+        """The page from the cache, or rendered and cached; a 304 if the reader has it."""
         number, changed_at = current_version()
         etag = quote_etag(f"ledger-{number}-{changed_at.timestamp():.6f}")
         # Whole seconds, as HTTP dates carry them: compared with microseconds, a
@@ -127,12 +143,6 @@ class PublicPageCacheMiddleware:
             if settings.PAGE_CACHE_SECONDS:
                 self.cache.set(key, response, settings.PAGE_CACHE_SECONDS)
         return self.validated(response, etag, last_modified)
-
-    @staticmethod
-    def is_public_read(request):
-        return request.method in ("GET", "HEAD") and not request.path.startswith(
-            (*UNCACHED_PREFIXES, "/" + settings.ADMIN_URL, settings.STATIC_URL)
-        )
 
     @staticmethod
     def is_shareable(response):
