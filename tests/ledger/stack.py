@@ -7,7 +7,6 @@ import secrets
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -40,13 +39,14 @@ def free_port():
 
 
 @contextlib.contextmanager
-def gunicorn(env):
+def gunicorn(env, log_path):
     """gunicorn serving with `env` on a free loopback port; yields the port.
 
-    Its output goes to a file, not a pipe no one reads, which would fill and stall it.
+    Its output goes to `log_path`, not to a pipe no one reads, which would fill and
+    stall it.
     """
     port = free_port()
-    with tempfile.TemporaryFile() as output:
+    with open(log_path, "wb") as output:
         process = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "ledger.wsgi", "--config", "gunicorn.conf.py"],
             cwd=BASE_DIR,
@@ -55,14 +55,14 @@ def gunicorn(env):
             stderr=subprocess.STDOUT,
         )
         try:
-            wait_for(port, process, output)
+            wait_for(port, process, log_path)
             yield port
         finally:
             process.terminate()
             process.wait(timeout=30)
 
 
-def wait_for(port, process, output):
+def wait_for(port, process, log_path):
     """Until a worker answers: the master listens before its workers have loaded the app."""
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
@@ -74,8 +74,7 @@ def wait_for(port, process, output):
             return
         except OSError:
             if process.poll() is not None:
-                output.seek(0)
-                raise RuntimeError("gunicorn exited:\n" + output.read().decode()) from None
+                raise RuntimeError("gunicorn exited:\n" + Path(log_path).read_text()) from None
             time.sleep(0.1)
     process.kill()
     raise RuntimeError("gunicorn did not start within 20 seconds")

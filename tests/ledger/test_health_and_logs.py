@@ -1,5 +1,7 @@
+import io
 import json
 import logging
+from urllib.parse import unquote
 
 from django.db import DatabaseError
 from django.test import RequestFactory
@@ -50,3 +52,23 @@ def test_log_lines_are_json_with_the_request_but_not_its_query_or_cookies():
     assert "ValueError: boom" in entry["exception"]
     assert "private" not in line
     assert "secret" not in line
+
+
+def test_a_hostile_request_is_logged_as_one_json_line(client, db):
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(JSONFormatter())
+    logger = logging.getLogger("django.request")
+    logger.addHandler(handler)
+    level = logger.level
+    logger.setLevel(logging.WARNING)  # "Not Found: <path>"
+    # A newline, a quote, a backslash and what str.splitlines() also splits on.
+    path = "/x%0A%7Bforged%7D%20FAKE-ERROR-LINE%0D%0A%22%5C%E2%80%A8%C2%85%1E/"
+    try:
+        assert client.get(path).status_code == 404
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 1
+    assert json.loads(lines[0])["path"] == unquote(path)

@@ -69,7 +69,7 @@ def test_health_check_reports_a_down_cache_but_stays_in_service(client, db, redi
 
 
 @pytest.fixture(scope="module", params=["refusing", "silent"])
-def database_down(request):
+def database_down(request, tmp_path_factory):
     """gunicorn whose PostgreSQL is down or hung, whatever database the suite runs on."""
     with outage(request.param) as db_port:
         env = production_env(
@@ -77,7 +77,7 @@ def database_down(request):
             DATABASE_CONNECT_TIMEOUT="2",
             SECURE_SSL_REDIRECT="false",
         )
-        with gunicorn(env) as port:
+        with gunicorn(env, tmp_path_factory.mktemp("log") / "gunicorn.log") as port:
             yield port
 
 

@@ -2,8 +2,10 @@
 
 import http.client
 import json
+import socket
 import subprocess
 import sys
+import time
 
 import pytest
 from django.conf import settings
@@ -37,8 +39,9 @@ def server(django_db_setup, django_db_blocker, tmp_path_factory):
         env=env,
         check=True,
     )
-    with gunicorn(env) as port:
-        yield {"port": port, "static_root": static_root}
+    log_path = tmp_path_factory.mktemp("log") / "gunicorn.log"
+    with gunicorn(env, log_path) as port:
+        yield {"port": port, "static_root": static_root, "log": log_path}
 
 
 def fetch(server, path, headers=None, proxied=True):
@@ -156,3 +159,42 @@ def test_production_refuses_a_short_secret_key():
     result = run_manage("check", **production_env(SECRET_KEY="too-short"))
     assert result.returncode != 0
     assert "50 or more characters" in result.stderr
+
+
+HOSTILE_PATHS = [
+    "/x%0A%7Bforged%7D%20FAKE-ERROR-LINE%0A",
+    "/x%0D%0A%22level%22:%20%22ERROR%22",
+    "/back\\slash\\%5C\\",
+    '/"quoted"/%22/',
+    "/caf%C3%A9/%E2%80%A8/%C2%85/",
+    "/bad%ZZpercent%C3",
+    "/nul%00byte",
+]
+
+
+def send_raw(server, path, headers=""):
+    """One request as raw bytes: http.client would refuse some of these paths and headers."""
+    with socket.create_connection(("127.0.0.1", server["port"]), timeout=10) as sock:
+        sock.sendall(
+            f"GET {path} HTTP/1.1\r\nHost: ledger.example.org\r\n{headers}Connection: close\r\n\r\n".encode(
+                "latin-1"
+            )
+        )
+        while sock.recv(65536):
+            pass
+
+
+def test_every_log_line_is_one_json_object_whatever_the_request_holds(server, transactional_db):
+    for path in HOSTILE_PATHS:
+        send_raw(server, path, 'User-Agent: a\\b"c\r\nX-Forwarded-Proto: https\r\n')
+    send_raw(server, "/the-last-hostile-request/", "X-Forwarded-Proto: https\r\n")
+    deadline = time.monotonic() + 5
+    while b"the-last-hostile-request" not in server["log"].read_bytes():
+        assert time.monotonic() < deadline, "the access log never showed the last request"
+        time.sleep(0.1)
+    lines = server["log"].read_bytes().decode().splitlines()
+    entries = [json.loads(line) for line in lines]
+    assert {"method", "path", "status"} <= set(entries[-1])
+    forged = next(e for e in entries if "FAKE-ERROR-LINE" in e.get("path", ""))
+    assert forged["path"] == "/x\n{forged} FAKE-ERROR-LINE\n"
+    assert forged["status"] == 404
