@@ -247,8 +247,11 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
-# Admin sign-in: lock a username from an address after repeated failures.
+# Admin sign-in: lock a username from an address after repeated failures, and an
+# address after failures across any usernames (ledger/signin.py).
+AXES_HANDLER = "ledger.signin.AddressLimitedHandler"
 AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", 5)
+ADDRESS_FAILURE_LIMIT = envint("AXES_ADDRESS_FAILURE_LIMIT", 20)
 AXES_COOLOFF_TIME = timedelta(minutes=envint("AXES_COOLOFF_MINUTES", 30))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
