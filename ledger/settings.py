@@ -265,13 +265,27 @@ if PROXY_COUNT:
 else:
     AXES_IPWARE_META_PRECEDENCE_ORDER = ("REMOTE_ADDR",)
 
+# Everything goes through the root's one handler: JSON lines in production, for log
+# pipelines (gunicorn's too: ledger.logs.GunicornLogger); readable lines in development.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"json": {"()": "ledger.logs.JSONFormatter"}},
-    "handlers": {"stdout": {"class": "logging.StreamHandler", "formatter": "json"}},
+    "formatters": {
+        "json": {"()": "ledger.logs.JSONFormatter"},
+        "text": {
+            "format": "%(asctime)s %(levelname)s %(name)s: %(message)s",
+            "datefmt": "%H:%M:%S",
+        },
+    },
+    "handlers": {
+        "stdout": {"class": "logging.StreamHandler", "formatter": "text" if DEBUG else "json"}
+    },
     "root": {"handlers": ["stdout"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {
+        # Django's own handlers (a console one while DEBUG is on, and runserver's
+        # request lines) would print each line a second time, in another format.
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
+        "django.server": {"handlers": [], "level": "INFO", "propagate": True},
         # Server errors are logged once, by django.request, with the request's context.
         "django.request": {"level": "ERROR"},
         "django.security.DisallowedHost": {"level": "ERROR"},

@@ -1,12 +1,18 @@
+import contextlib
 import io
 import json
 import logging
+import subprocess
+import sys
+import time
+import urllib.request
 from urllib.parse import unquote
 
 from django.db import DatabaseError
 from django.test import RequestFactory
 
 from ledger.logs import JSONFormatter
+from tests.ledger.stack import BASE_DIR, free_port, production_env
 
 
 def test_health_check_reports_a_reachable_database(client, db):
@@ -72,3 +78,36 @@ def test_a_hostile_request_is_logged_as_one_json_line(client, db):
     lines = stream.getvalue().splitlines()
     assert len(lines) == 1
     assert json.loads(lines[0])["path"] == unquote(path)
+
+
+def test_the_development_server_logs_one_readable_line_per_event(tmp_path):
+    """DEBUG on: Django's own console handler and the root's must not both print."""
+    port = free_port()
+    env = {
+        **production_env(DEBUG="true", DATABASE_URL=f"sqlite:///{tmp_path / 'dev.sqlite3'}"),
+        "PYTHONUNBUFFERED": "1",
+    }
+    log_path = tmp_path / "runserver.log"
+    with open(log_path, "wb") as output:
+        server = subprocess.Popen(
+            [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}"],
+            cwd=BASE_DIR,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            deadline = time.monotonic() + 30
+            while b"GET /static/ledger/site.css" not in log_path.read_bytes():
+                assert time.monotonic() < deadline, log_path.read_text()
+                with contextlib.suppress(OSError):
+                    urllib.request.urlopen(
+                        f"http://127.0.0.1:{port}/static/ledger/site.css"
+                    ).close()
+                time.sleep(0.2)
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    lines = log_path.read_text().splitlines()
+    assert sum("Watching for file changes" in line for line in lines) == 1, lines
+    assert not [line for line in lines if line.startswith("{")], lines
