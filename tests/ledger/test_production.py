@@ -2,6 +2,7 @@
 
 import http.client
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -198,3 +199,18 @@ def test_every_log_line_is_one_json_object_whatever_the_request_holds(server, tr
     forged = next(e for e in entries if "FAKE-ERROR-LINE" in e.get("path", ""))
     assert forged["path"] == "/x\n{forged} FAKE-ERROR-LINE\n"
     assert forged["status"] == 404
+
+
+def test_the_migrations_check_needs_no_database():
+    # `make test` runs it before the suite creates its test database: with
+    # DATABASE_URL naming a database that doesn't exist yet, it must stay quiet.
+    result = subprocess.run(
+        ["make", "--no-print-directory", "check-migrations"],
+        cwd=BASE_DIR,
+        env={**os.environ, "DATABASE_URL": "postgres://postgres@127.0.0.1:1/not_created_yet"},
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "No changes detected" in result.stdout
+    assert "Warning" not in result.stdout + result.stderr
