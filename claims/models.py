@@ -158,7 +158,7 @@ class Claim(models.Model):
         indexes = [
             # A speaker's public record: their claims, newest episodes first; with the
             # episode, it also answers "who is in the public record, with how many
-            # claims" without reading the claims table (Speaker.in_public_record).
+            # claims" without reading the claims table (speakers_with_claim_counts).
             models.Index(
                 fields=("speaker", "status", "episode"), name="claim_speaker_status_episode"
             ),
