@@ -7,6 +7,7 @@ from django.core.validators import URLValidator
 from django.db import models
 
 from claims.ledger_io.formats import FIELDS, MAY_BE_BLANK, REQUIRED, Problem, join
+from claims.predictions import clean_sources, parse_horizon
 from episodes.models import Speaker
 
 _CLOCK = re.compile(r"^(?:(\d+):)?([0-5]?\d):([0-5]\d)$")
@@ -35,14 +36,14 @@ def clean_record(record, problems):
                 Problem(record.where, record.label(name), "required: it cannot be blank.")
             )
             ok = False
-        elif blank and name == "status":
-            continue  # a blank status leaves it as it is (a new record starts as a draft)
+        elif blank and name in ("status", "resolution"):
+            continue  # left as it is (a new claim starts as a draft, a prediction open)
         values[name] = value
     return values if ok else None
 
 
 def clean_value(kind, name, raw):
-    if isinstance(raw, dict) or (isinstance(raw, list) and name != "links"):
+    if isinstance(raw, dict) or (isinstance(raw, list) and name not in ("links", "sources")):
         raise ValidationError("must be a single value, not a list or an object.")
     if raw is None:
         raw = ""
@@ -53,6 +54,10 @@ def clean_value(kind, name, raw):
         return clean_links(raw)
     if name == "timestamp":
         return clean_timestamp(raw)
+    if name == "horizon":
+        return parse_horizon(raw)
+    if name == "sources":
+        return clean_sources(read_sources(raw))
     if name in ("speaker", "correction_note"):
         return clean_slug(raw) if name == "speaker" else str(raw)
     if not isinstance(model_field, models.TextField) and isinstance(raw, str):
@@ -63,6 +68,8 @@ def clean_value(kind, name, raw):
             raise ValidationError(f"“{raw}” is not one of {join(valid)}.")
     if raw == "" and not model_field.blank:
         return ""
+    if raw == "" and model_field.null:
+        return None
     value = model_field.clean(raw, None)
     if name == "number" and value < 1:
         raise ValidationError("claim numbers start at 1.")
@@ -85,6 +92,16 @@ def clean_links(raw):
         except ValidationError:
             raise ValidationError(f"“{link}” is not a web address.") from None
     return "\n".join(links)
+
+
+def read_sources(raw):
+    """Sources as a list of {"url", "title"}: JSON gives objects, a CSV cell "address title" lines."""
+    if isinstance(raw, list):
+        if not all(isinstance(source, dict) for source in raw):
+            raise ValidationError('each source must be an object: {"url": …, "title": …}.')
+        return raw
+    lines = [line.strip() for line in str(raw).splitlines() if line.strip()]
+    return [dict(zip(("url", "title"), line.split(None, 1), strict=False)) for line in lines]
 
 
 def clean_timestamp(raw):
