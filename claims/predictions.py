@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Func, Q, Value
 from django.db.models.functions import Length
+from django.utils import timezone
 
 from claims.choices import ClaimType, Due, HorizonPrecision, Resolution
 from episodes.web import validate_web_url, web_url_or_blank
@@ -99,6 +100,16 @@ class PredictionFields(models.Model):
         self.resolution_note = "" if reopened else note.strip()
         self.resolution_sources = [] if reopened else clean_sources(sources)
         self.save(changed_by=changed_by, via=via, correction_note=why)
+
+    @property
+    def due(self) -> str | None:
+        """Where an open prediction's horizon falls from today (a Due value); None once resolved."""
+        return self.due_on(timezone.localdate())
+
+    def due_on(self, today: datetime.date) -> str | None:
+        if not self.is_prediction or self.is_resolved:
+            return None
+        return due_of(self.horizon, today)
 
     @property
     def horizon_words(self) -> str:
@@ -302,6 +313,14 @@ def horizon_words(horizon: datetime.date | None, precision: str) -> str:
     if precision == HorizonPrecision.MONTH:
         return f"by {horizon:%B} {horizon.year}"
     return f"by {horizon.day} {horizon:%B} {horizon.year}"
+
+
+def due_of(horizon: datetime.date | None, today: datetime.date) -> str:
+    if horizon is None:
+        return Due.NO_HORIZON
+    if horizon < today:
+        return Due.OVERDUE
+    return Due.SOON if horizon <= today + datetime.timedelta(days=DUE_SOON_DAYS) else Due.LATER
 
 
 def due_q(due: str, today: datetime.date) -> Q:

@@ -7,6 +7,7 @@ SECTIONS = (
     ("Episodes", "episodes:episode_list"),
     ("Speakers", "episodes:speaker_list"),
     ("Podcasts", "episodes:podcast_list"),
+    ("Predictions", "claims:prediction_list"),
     ("Search evidence", "claims:claim_list"),
     ("Method", "method"),
     ("How the evidence works", "how_it_works"),
