@@ -11,7 +11,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
-from claims import ledger_io, verbatim
+from claims import ledger_io, prediction_admin, verbatim  # noqa: F401 (registers predictions)
 from claims.history import ClaimChange, stored_state
 from claims.models import Claim, ClaimRevision, ClaimStatus, Verification
 from claims.pagination import CappedPaginator
