@@ -61,8 +61,11 @@ def outcome_counts(predictions: QuerySet[Claim], today: datetime.date) -> dict[s
     return predictions.aggregate(**counts)
 
 
-def resolved_by_outcome(predictions: QuerySet[Claim], per_outcome: int) -> list[Claim]:
-    """The most recently resolved `per_outcome` of each outcome, outcome by outcome."""
+def resolved_by_outcome(
+    predictions: QuerySet[Claim], per_outcome: int, counts: dict[str, int]
+) -> list[tuple]:
+    """[(outcome, how many, its most recently resolved `per_outcome`)] for each outcome
+    any prediction has, in one query."""
     ranked = predictions.exclude(resolution=Resolution.OPEN).annotate(
         place=Window(
             RowNumber(),
@@ -70,9 +73,12 @@ def resolved_by_outcome(predictions: QuerySet[Claim], per_outcome: int) -> list[
             order_by=(F("resolved_on").desc(), F("pk").desc()),
         )
     )
-    claims = list(ranked.filter(place__lte=per_outcome).for_listing())
-    order = [outcome.value for outcome in OUTCOMES]
-    return sorted(claims, key=lambda c: (order.index(c.resolution), c.place))
+    claims = sorted(ranked.filter(place__lte=per_outcome).for_listing(), key=lambda c: c.place)
+    return [
+        (outcome, counts[outcome], [c for c in claims if c.resolution == outcome])
+        for outcome in OUTCOMES
+        if counts[outcome]
+    ]
 
 
 def prediction_list(request):
@@ -88,7 +94,7 @@ def prediction_list(request):
         "counts": counts,
         "overdue": list(upcoming.filter(due_q(Due.OVERDUE, today))[:SECTION_SIZE]),
         "due_soon": list(upcoming.filter(due_q(Due.SOON, today))[:SECTION_SIZE]),
-        "resolved": resolved_by_outcome(predictions, SECTION_SIZE),
+        "resolved": resolved_by_outcome(predictions, SECTION_SIZE, counts),
         "outcome_counts": [(outcome, counts[outcome]) for outcome in OUTCOMES],
         "section_size": SECTION_SIZE,
     }

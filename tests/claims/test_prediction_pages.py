@@ -73,8 +73,8 @@ def test_overdue_and_due_soon_predictions_are_listed_in_their_sections(client, l
 def test_resolved_predictions_are_grouped_by_outcome_with_their_sources(client, ledger):
     resolved = section(client.get(PREDICTIONS), "resolved-heading")
 
-    assert resolved.index(">Came true</h3>") < resolved.index("It came true.")
-    assert resolved.index("It came true.") < resolved.index(">Did not come true</h3>")
+    assert resolved.index(">Came true <") < resolved.index("It came true.")
+    assert resolved.index("It came true.") < resolved.index(">Did not come true <")
     assert f'<a href="{SOURCE["url"]}" rel="external noopener">{SOURCE["title"]}</a>' in resolved
 
 
@@ -118,6 +118,16 @@ def test_the_predictions_page_runs_the_same_queries_whatever_the_data_size(
     # resolved, by outcome; the speakers and podcasts for the filter's choices.
     with django_assert_num_queries(8):
         client.get(PREDICTIONS, {"speaker": "ada-example"})
+
+
+def test_an_outcome_with_more_predictions_than_shown_links_to_them_all(client, ledger, monkeypatch):
+    for _ in range(2):
+        resolve(make_prediction(), Resolution.CAME_TRUE)
+    monkeypatch.setattr("claims.prediction_pages.SECTION_SIZE", 2)
+
+    html = client.get(PREDICTIONS).content.decode()
+
+    assert f'href="{BROWSER}?resolution=came_true">All 3 in the claims browser →</a>' in html
 
 
 def test_a_speaker_page_shows_the_track_record_counted_by_outcome(client, ledger):
