@@ -156,3 +156,14 @@ def test_the_bulk_action_resolves_each_open_prediction_in_its_history(editor_cli
         claim__in=[first, second], kind=RevisionKind.RESOLVED, changed_by=editor
     ).values_list("note", flat=True)
     assert list(notes) == ["No public record exists to check these against."] * 2
+
+
+def test_the_resolution_page_shows_the_claim_and_its_sources(editor_client):
+    claim = resolve(make_prediction(excerpt="It will be done by spring."), Resolution.CAME_TRUE)
+
+    response = editor_client.get(reverse("admin:claims_prediction_change", args=[claim.pk]))
+
+    html = response.content.decode()
+    assert "“It will be done by spring.”" in html
+    assert f'value="{SOURCE["url"]}"' in html
+    assert "Sources for the outcome" in html
