@@ -252,9 +252,7 @@ class ClaimChange:
             problems[NON_FIELD_ERRORS] = (
                 f"{claim} is retracted as it stands: save other changes first, or leave them."
             )
-        reopened = (
-            "resolution" in changed and self.after["resolution"] == Resolution.OPEN
-        ) and self.after["status"] == ClaimStatus.PUBLISHED
+        reopened = "resolution" in changed and self.after["resolution"] == Resolution.OPEN
         if reopened and self.correction_note is not None and not self.note:
             problems["correction_note"] = (
                 f"{claim} is published: say in a note why its outcome is withdrawn. Readers "
