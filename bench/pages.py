@@ -49,6 +49,8 @@ def pages():
         "claims": reverse("claims:claim_list"),
         "claims (filtered)": claims_url(**FILTERED),
         "search": claims_url(q=COMMON_TERM),
+        "predictions": reverse("claims:prediction_list"),
+        "claims (overdue predictions)": claims_url(due="overdue"),
     }
 
 

@@ -50,3 +50,28 @@ class Verification(models.TextChoices):
     FOUND = "found", "Found in the transcript"
     NOT_FOUND = "not_found", "Not found in the transcript"
     NO_TRANSCRIPT = "no_transcript", "No transcript to check"
+
+
+class HorizonPrecision(models.TextChoices):
+    """How exactly a prediction names its horizon: "by 3 March", "by March", "by 2027"."""
+
+    DAY = "day", "Day"
+    MONTH = "month", "Month"
+    YEAR = "year", "Year"
+
+
+class Resolution(models.TextChoices):
+    OPEN = "open", "Open"
+    CAME_TRUE = "came_true", "Came true"
+    DID_NOT_COME_TRUE = "did_not_come_true", "Did not come true"
+    PARTLY = "partly", "Partly came true"
+    CANNOT_BE_RESOLVED = "cannot_be_resolved", "Cannot be resolved"
+
+
+class Due(models.TextChoices):
+    """Where an open prediction's horizon falls from today (the claims browser's ?due=)."""
+
+    OVERDUE = "overdue", "Overdue"
+    SOON = "soon", "Due soon"
+    LATER = "later", "Due later"
+    NO_HORIZON = "no_horizon", "No horizon stated"

@@ -14,26 +14,43 @@ counts facets among the `sample` newest: below that every match is counted and
 the figures are exact; above it the page says they are a sample.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.core.exceptions import EmptyResultSet
 from django.db import connections
-from django.db.models import F
+from django.db.models import Case, F, Value, When
+from django.utils import timezone
 
 from claims import search
+from claims.choices import Due, Resolution
 from claims.models import Attribution, ClaimType
 from claims.pagination import AtLeast, Exactly
+from claims.predictions import due_q
 from episodes.models import Podcast, Speaker
 
 
 @dataclass(frozen=True)
 class Facet:
-    """What a facet groups claims by: a column, or a record whose slug and name label it."""
+    """What a facet groups claims by: a column (or an expression: a function that makes
+    one), or a record whose slug and name label it. Claims it gives no value are not counted."""
 
-    column: str
+    column: str | Callable
     labelled_by: type | None = None
     # (column, value) a claim must have to be counted
     condition: tuple | None = None
+
+    def expression(self):
+        return self.column() if callable(self.column) else F(self.column)
+
+
+def due_from_today():
+    """Where an open prediction's horizon falls from today; NULL for any other claim."""
+    today = timezone.localdate()
+    return Case(*(When(due_q(due, today), then=Value(due.value)) for due in Due), default=None)
+
+
+PREDICTIONS_ONLY = ("type", ClaimType.PREDICTION)
 
 
 # Records are grouped by id and named after counting: joining every match to its
@@ -43,6 +60,8 @@ FACETS = {
     "speaker": Facet("speaker_id", Speaker, condition=("attribution", Attribution.IDENTIFIED)),
     "podcast": Facet("episode__podcast_id", Podcast),
     "attribution": Facet("attribution"),
+    "resolution": Facet("resolution", condition=PREDICTIONS_ONLY),
+    "due": Facet(due_from_today, condition=PREDICTIONS_ONLY),
 }
 
 
@@ -68,6 +87,11 @@ class Tally:
             "speaker": self.facets["speaker"][:speaker_facet_size],
             "podcast": self.facets["podcast"],
             "attribution": [(value, value, count) for value, count in self.facets["attribution"]],
+            "resolution": [
+                (value, Resolution(value).label, count)
+                for value, count in self.facets["resolution"]
+            ],
+            "due": [(value, Due(value).label, count) for value, count in self.facets["due"]],
         }
 
 
@@ -107,50 +131,50 @@ def _pass(claims, names, cap, sample):
     connection = connections[claims.db]
     empty = {name: [] for name in names}
     columns = {"c_pk": F("pk"), "c_attribution": F("attribution")}
-    columns.update({f"c_{name}": F(FACETS[name].column) for name in names})
+    for name in names:
+        columns[f"c_{name}"] = FACETS[name].expression()
+        if FACETS[name].condition:
+            columns[f"c_{FACETS[name].condition[0]}"] = F(FACETS[name].condition[0])
     matches = search.newest_added_first(claims).values(**columns)[: cap + 1]
     try:
         matches_sql, params = matches.query.sql_with_params()
     except EmptyResultSet:  # .none(), e.g. a search of stop words only
         return 0, empty
-    params = list(params)
-    parts = [_facet_select(name, connection, params) for name in names]
-    parts.append("SELECT 'matches', NULL, NULL, COUNT(*) FROM matches")
-    sql = (
-        f"WITH matches AS ({matches_sql}), "
-        f"sample AS (SELECT * FROM matches ORDER BY c_pk DESC LIMIT {int(sample)}) "
-        + " UNION ALL ".join(parts)
-    )
+    sql, facet_params = _facets_sql(connection, names, sample)
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return _counted(cursor.fetchall(), empty)
-
-
-def _facet_select(name, connection, params):
-    """One facet's (name, value, label, count) rows as SQL over the sample; adds its params."""
-    facet, where = FACETS[name], ""
-    if facet.condition:
-        column, value = facet.condition
-        where = f" WHERE c_{column} = %s"
-        params.append(value)
-    grouped = f"SELECT c_{name} AS value, COUNT(*) AS n FROM sample{where} GROUP BY c_{name}"
-    if not facet.labelled_by:
-        return f"SELECT '{name}', value, NULL, n FROM ({grouped}) AS grouped"
-    table = connection.ops.quote_name(facet.labelled_by._meta.db_table)
-    return (
-        f"SELECT '{name}', record.slug, record.name, grouped.n FROM ({grouped}) AS grouped "
-        f"JOIN {table} AS record ON record.id = grouped.value"
-    )
-
-
-def _counted(rows, facets):
-    """(matches, {facet: rows, most first}) from the one query's rows."""
-    count = 0
+        cursor.execute(f"WITH matches AS ({matches_sql}), {sql}", [*params, *facet_params])
+        rows = cursor.fetchall()
+    facets, count = empty, 0
     for name, value, label, n in rows:
         if name == "matches":
             count = n
         else:
             facets[name].append((value, label, n) if FACETS[name].labelled_by else (value, n))
-    for facet_rows in facets.values():
-        facet_rows.sort(key=lambda row: (-row[-1], *row[:-1]))
+    for rows in facets.values():
+        rows.sort(key=lambda row: (-row[-1], *row[:-1]))
     return count, facets
+
+
+def _facets_sql(connection, names, sample):
+    """The SQL after the matches' CTE: the sample, each facet's counts and the matches' count."""
+    params, parts = [], []
+    for name in names:
+        facet, where = FACETS[name], f" WHERE c_{name} IS NOT NULL"
+        if facet.condition:
+            column, value = facet.condition
+            where += f" AND c_{column} = %s"
+            params.append(value)
+        grouped = f"SELECT c_{name} AS value, COUNT(*) AS n FROM sample{where} GROUP BY c_{name}"
+        if facet.labelled_by:
+            table = connection.ops.quote_name(facet.labelled_by._meta.db_table)
+            parts.append(
+                f"SELECT '{name}', record.slug, record.name, grouped.n FROM ({grouped}) AS grouped "
+                f"JOIN {table} AS record ON record.id = grouped.value"
+            )
+        else:
+            parts.append(f"SELECT '{name}', value, NULL, n FROM ({grouped}) AS grouped")
+    parts.append("SELECT 'matches', NULL, NULL, COUNT(*) FROM matches")
+    sql = f"sample AS (SELECT * FROM matches ORDER BY c_pk DESC LIMIT {int(sample)}) " + (
+        " UNION ALL ".join(parts)
+    )
+    return sql, params

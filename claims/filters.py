@@ -1,8 +1,11 @@
 import django_filters
 from django.http import QueryDict
+from django.utils import timezone
 from django.utils.text import Truncator
 
+from claims.choices import Due, Resolution
 from claims.models import Attribution, Claim, ClaimType
+from claims.predictions import due_q
 from episodes.models import Episode, Podcast
 
 
@@ -47,12 +50,23 @@ class ClaimFilter(django_filters.FilterSet):
     aired_to = django_filters.DateFilter(
         field_name="episode__air_date", lookup_expr="lte", label="Aired until"
     )
+    resolution = django_filters.ChoiceFilter(
+        choices=Resolution.choices, label="Outcome", method="of_predictions"
+    )
+    due = django_filters.ChoiceFilter(choices=Due.choices, label="Due", method="due_from_today")
     order = django_filters.ChoiceFilter(
         choices=Ordering.CHOICES, method="keep", label="Order", empty_label=None
     )
 
     def keep(self, queryset, name, value):
         return queryset
+
+    def of_predictions(self, queryset, name, value):
+        # Every claim rests at "open": an outcome is asked of predictions only.
+        return queryset.filter(type=ClaimType.PREDICTION, resolution=value)
+
+    def due_from_today(self, queryset, name, value):
+        return queryset.filter(due_q(value, timezone.localdate()))
 
     def narrow(self, queryset, excluded=None):
         """`queryset` under every chosen filter but `excluded` (a name), in field order."""

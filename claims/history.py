@@ -17,7 +17,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import get_text_list
 
-from claims.choices import ClaimStatus
+from claims.choices import ClaimStatus, Resolution
+from claims.predictions import PREDICTION_FIELDS, prediction_problems
 
 # What a claim's history records. Relations are kept by id and shown by name.
 TRACKED_FIELDS = (
@@ -32,6 +33,7 @@ TRACKED_FIELDS = (
     "timestamp",
     "status",
     "retraction_reason",
+    *PREDICTION_FIELDS,
 )
 # Once a claim is public, changing what it says or who said it is a correction,
 # made in the open: it needs a note, and readers see the note.
@@ -42,7 +44,13 @@ PERMALINK_FIELDS = ("episode", "number")
 RELATIONS = ("episode", "speaker")
 # What a write sets besides the tracked fields: by ClaimChange.apply() and
 # Claim.refresh_derived_fields().
-DERIVED_FIELDS = ("retracted_at", "corrections", "search_context", "verification")
+DERIVED_FIELDS = (
+    "retracted_at",
+    "corrections",
+    "resolution_history",
+    "search_context",
+    "verification",
+)
 
 
 def field_words(names) -> str:
@@ -57,15 +65,21 @@ def changed_fields(before: dict, after: dict) -> list[str]:
 
 def describe_changes(before: dict | None, after: dict) -> dict:
     """{field: [before, after]} for a revision, relations by name. `before` None: a new claim."""
+
+    def shown(state, name):
+        value = state["names"].get(name, state[name])
+        # A revision is stored as JSON, which has no dates.
+        return value.isoformat() if isinstance(value, datetime.date) else value
+
     if before is None:
         return {
-            name: [None, after["names"].get(name, after[name])]
+            name: [None, shown(after, name)]
             for name in TRACKED_FIELDS
-            if after[name] not in (None, "")
+            if after[name] not in (None, "", [])
+            and not (name == "resolution" and after[name] == Resolution.OPEN)
         }
     return {
-        name: [before["names"].get(name, before[name]), after["names"].get(name, after[name])]
-        for name in changed_fields(before, after)
+        name: [shown(before, name), shown(after, name)] for name in changed_fields(before, after)
     }
 
 
@@ -118,6 +132,7 @@ class RevisionKind(models.TextChoices):
     EDITED = "edited", "Edited"
     CORRECTED = "corrected", "Corrected"
     RETRACTED = "retracted", "Retracted"
+    RESOLVED = "resolved", "Resolution changed"
 
 
 @dataclass(frozen=True)
@@ -131,6 +146,33 @@ class Correction:
     @property
     def what(self) -> str:
         return field_words(self.fields)
+
+
+class PublicHistory:
+    """What readers see of a claim's history, from the copies the write path keeps on it."""
+
+    @property
+    def public_corrections(self) -> list[Correction]:
+        return [
+            Correction(
+                at=datetime.datetime.fromisoformat(entry["at"]),
+                note=entry["note"],
+                fields=tuple(entry["fields"]),
+            )
+            for entry in self.corrections
+        ]
+
+    @property
+    def public_resolutions(self) -> list[dict]:
+        """Each change of outcome since publication: {"at", "resolution", "label", "note"}."""
+        return [
+            {
+                **entry,
+                "at": datetime.datetime.fromisoformat(entry["at"]),
+                "label": Resolution(entry["resolution"]).label,
+            }
+            for entry in self.resolution_history
+        ]
 
 
 @dataclass
@@ -177,7 +219,11 @@ class ClaimChange:
         if self.after["status"] == ClaimStatus.RETRACTED:
             return RevisionKind.RETRACTED
         if self.before["status"] == ClaimStatus.PUBLISHED and self.note:
-            return RevisionKind.CORRECTED
+            corrected = set(self.changes) - {"status", *PREDICTION_FIELDS}
+            if corrected or "resolution" not in self.changes:
+                return RevisionKind.CORRECTED
+        if self.before["status"] == ClaimStatus.PUBLISHED and "resolution" in self.changes:
+            return RevisionKind.RESOLVED
         return RevisionKind.EDITED
 
     def problems(self) -> dict[str, str]:
@@ -188,7 +234,7 @@ class ClaimChange:
                 return {
                     "status": "Only a published claim can be retracted: delete a draft instead."
                 }
-            return {}
+            return prediction_problems(self.after)
         if was == ClaimStatus.RETRACTED:
             if self.changes:
                 return {
@@ -196,7 +242,7 @@ class ClaimChange:
                     "and cannot be changed."
                 }
             return {}
-        return self.published_problems()
+        return {**prediction_problems(self.after), **self.published_problems()}
 
     def published_problems(self) -> dict[str, str]:
         claim, changed, problems = self.claim_words, list(self.changes), {}
@@ -217,6 +263,12 @@ class ClaimChange:
         }:
             problems[NON_FIELD_ERRORS] = (
                 f"{claim} is retracted as it stands: save other changes first, or leave them."
+            )
+        reopened = "resolution" in changed and self.after["resolution"] == Resolution.OPEN
+        if reopened and self.correction_note is not None and not self.note:
+            problems["correction_note"] = (
+                f"{claim} is published: say in a note why its outcome is withdrawn. Readers "
+                "will see it with the claim."
             )
         corrected = [name for name in CORRECTED_FIELDS if name in changed]
         if corrected and self.correction_note is not None and not self.note:
@@ -247,17 +299,28 @@ class ClaimChange:
             claim.corrections = [*claim.corrections, entry]
         if self.kind == RevisionKind.RETRACTED and claim.retracted_at is None:
             claim.retracted_at = now
+        if self.kind == RevisionKind.RESOLVED:
+            entry = {"at": now.isoformat(), "resolution": claim.resolution, "note": self.why}
+            claim.resolution_history = [*claim.resolution_history, entry]
+
+    @property
+    def why(self) -> str:
+        """The revision's note: the retraction reason, the outcome's note, or the editor's."""
+        if self.kind == RevisionKind.RETRACTED:
+            return self.after["retraction_reason"]
+        if self.kind == RevisionKind.RESOLVED and self.after["resolution"] != Resolution.OPEN:
+            return self.after["resolution_note"]
+        return self.note
 
     def revision(self, claim, *, changed_by=None, via: str = "") -> "ClaimRevision | None":
         """The unsaved revision that records this change; None when nothing tracked changed."""
         if self.kind is None:
             return None
-        note = self.after["retraction_reason"] if self.kind == RevisionKind.RETRACTED else self.note
         return ClaimRevision(
             claim=claim,
             kind=self.kind,
             changes=self.changes,
-            note=note,
+            note=self.why,
             changed_by=changed_by,
             via=via,
         )
@@ -294,7 +357,9 @@ class ClaimRevision(models.Model):
                 condition=Q(kind__in=RevisionKind.values), name="claim_revision_kind_valid"
             ),
             models.CheckConstraint(
-                condition=~Q(kind__in=(RevisionKind.CORRECTED, RevisionKind.RETRACTED))
+                condition=~Q(
+                    kind__in=(RevisionKind.CORRECTED, RevisionKind.RETRACTED, RevisionKind.RESOLVED)
+                )
                 | ~Q(note=""),
                 name="claim_revision_correction_has_note",
             ),

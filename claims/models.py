@@ -1,5 +1,3 @@
-import datetime
-
 from django.contrib.postgres.search import SearchVectorField
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
@@ -7,7 +5,7 @@ from django.db.models import F, Func, Q, Value
 from django.db.models.functions import Length
 from django.utils import timezone
 
-from claims import moments, verbatim
+from claims import moments, predictions, verbatim
 from claims.choices import (
     DEFAULT_UNRESOLVED_LABEL,
     Attribution,
@@ -19,7 +17,7 @@ from claims.history import (
     DERIVED_FIELDS,
     ClaimChange,
     ClaimRevision,
-    Correction,
+    PublicHistory,
     RevisionKind,
 )
 from claims.querysets import ClaimQuerySet, public_q
@@ -38,7 +36,7 @@ __all__ = [
 ]
 
 
-class Claim(models.Model):
+class Claim(predictions.PredictionFields, PublicHistory, models.Model):
     episode = models.ForeignKey(Episode, on_delete=protect_published, related_name="claims")
     number = models.PositiveIntegerField(
         help_text="Its place in the episode's ledger. Never reused or renumbered: "
@@ -154,6 +152,7 @@ class Claim(models.Model):
                 ),
                 name="claim_retraction_has_reason",
             ),
+            *predictions.PREDICTION_CONSTRAINTS,
         ]
         indexes = [
             # A speaker's public record: their claims, newest episodes first; with the
@@ -175,6 +174,7 @@ class Claim(models.Model):
                 condition=Q(status="published"),
                 name="claim_published_episode_type",
             ),
+            *predictions.PREDICTION_INDEXES,
         ]
 
     def __str__(self):
@@ -211,6 +211,8 @@ class Claim(models.Model):
             revision = change.revision(self, changed_by=changed_by, via=via)
             if revision is not None:
                 revision.save()
+            if "resolution_sources" in change.changes:
+                predictions.sync_source_records([self])
         self._stored = change.after
 
     def get_absolute_url(self):
@@ -282,17 +284,6 @@ class Claim(models.Model):
         """The timestamp as a clock reading, "12:34"; None without a timestamp."""
         return None if self.timestamp is None else moments.clock(self.timestamp)
 
-    @property
-    def public_corrections(self):
-        return [
-            Correction(
-                at=datetime.datetime.fromisoformat(entry["at"]),
-                note=entry["note"],
-                fields=tuple(entry["fields"]),
-            )
-            for entry in self.corrections
-        ]
-
     def compose_search_context(self):
         return "\n".join(part for part in (self.summary, self.voice, self.episode.title) if part)
 
@@ -312,3 +303,11 @@ class Claim(models.Model):
         errors = {**problems, **errors}
         if errors:
             raise ValidationError(errors)
+
+
+class Prediction(Claim):
+    """Prediction claims, as editors resolve them in the admin (claims/prediction_admin.py)."""
+
+    class Meta:
+        proxy = True
+        ordering = ("horizon", "pk")

@@ -1,11 +1,12 @@
 from django.urls import path
 
-from claims import views
+from claims import prediction_pages, views
 
 app_name = "claims"
 
 urlpatterns = [
     path("claims/", views.claim_list, name="claim_list"),
+    path("predictions/", prediction_pages.prediction_list, name="prediction_list"),
     path(
         "episodes/<slug:podcast_slug>/<slug:episode_slug>/claims/<int:number>/",
         views.claim_detail,

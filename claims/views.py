@@ -4,7 +4,8 @@ from django.shortcuts import get_object_or_404, render
 
 from claims.browse import ClaimSearch
 from claims.filters import Ordering
-from claims.models import Claim, Verification
+from claims.models import Claim, ClaimType, Verification
+from claims.prediction_pages import track_record
 from claims.public_record import (
     episodes_with_counts,
     podcasts_with_counts,
@@ -114,10 +115,18 @@ def speaker_detail(request, slug):
     page = page_of(request, claims.for_listing().newest_first(), SPEAKER_CLAIMS_PER_PAGE)
     if not page.paginator.count:
         raise Http404("Only people in the public record have a page.")
+    mix = claims.type_mix()
+    # Two more queries, for speakers who made a public prediction only.
+    predicted = any(claim_type == ClaimType.PREDICTION for claim_type, _ in mix)
     return render(
         request,
         "episodes/speaker_detail.html",
-        {"speaker": speaker, "page": page, "mix": claims.type_mix()},
+        {
+            "speaker": speaker,
+            "page": page,
+            "mix": mix,
+            "track_record": track_record(speaker) if predicted else None,
+        },
     )
 
 

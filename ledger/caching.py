@@ -7,6 +7,7 @@ when any reader has seen that page at that version; and after a save, publish
 or retraction the version moves, every key misses, and no one sees the old page.
 """
 
+import datetime
 import hashlib
 import logging
 import time
@@ -15,6 +16,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpResponseNotAllowed, QueryDict
 from django.urls import Resolver404, resolve
+from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.http import http_date, quote_etag
 
@@ -38,6 +40,7 @@ PAGE_PARAMETERS = {
     "episodes:speaker_detail": ("page",),
     "episodes:podcast_list": (),
     "episodes:podcast_detail": ("page",),
+    "claims:prediction_list": ("speaker", "podcast", "outcome"),
     # The benchmark's yardstick (BENCHMARK_VIEWS), served as every page is.
     "minimal": (),
 }
@@ -128,10 +131,14 @@ class PublicPageCacheMiddleware:
     def page(self, request):
         """The page from the cache, or rendered and cached; a 304 if the reader has it."""
         number, changed_at = current_version()
-        etag = quote_etag(f"ledger-{number}-{changed_at.timestamp():.6f}")
+        # A page also changes with the date (a prediction falls due), so each day
+        # starts a new version of every page.
+        today = timezone.localdate()
+        etag = quote_etag(f"ledger-{number}-{changed_at.timestamp():.6f}-{today:%Y%m%d}")
+        midnight = timezone.make_aware(datetime.datetime.combine(today, datetime.time()))
         # Whole seconds, as HTTP dates carry them: compared with microseconds, a
         # client's If-Modified-Since (our own Last-Modified) always looked older.
-        last_modified = int(changed_at.timestamp())
+        last_modified = int(max(changed_at, midnight).timestamp())
         not_modified = get_conditional_response(request, etag=etag, last_modified=last_modified)
         if not_modified is not None:
             return self.validated(not_modified, etag, last_modified)

@@ -8,6 +8,7 @@ SECTIONS = (
     ("Episodes", "episodes:episode_list", ("episodes:episode_detail", "claims:claim_detail")),
     ("Speakers", "episodes:speaker_list", ("episodes:speaker_detail",)),
     ("Podcasts", "episodes:podcast_list", ("episodes:podcast_detail",)),
+    ("Predictions", "claims:prediction_list", ()),
     ("Search evidence", "claims:claim_list", ()),
     ("Method", "method", ()),
     ("How the evidence works", "how_it_works", ()),

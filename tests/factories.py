@@ -55,6 +55,24 @@ def make_claim(episode=None, speaker=None, **fields):
     return Claim.objects.create(episode=episode, speaker=speaker, **{**defaults, **fields})
 
 
+def make_prediction(episode=None, speaker=None, horizon=None, precision="day", **fields):
+    """A published prediction, open, with `horizon` (a date) or none stated."""
+    if horizon is not None:
+        fields.update(horizon=horizon, horizon_precision=precision)
+    return make_claim(episode, speaker, type=ClaimType.PREDICTION, **fields)
+
+
+SOURCE = {"url": "https://example.com/outcome/", "title": "Example News: how it turned out"}
+
+
+def resolve(claim, resolution, note="It happened as the reporting shows.", **options):
+    """Resolve `claim` through the write path, with one source unless told otherwise."""
+    options.setdefault("on", datetime.date(2026, 6, 1))
+    options.setdefault("sources", [SOURCE])
+    claim.resolve(resolution, note=note, **options)
+    return claim
+
+
 def make_ledger(episodes, claims_per_episode, speakers):
     """Two fictional podcasts with `episodes` published episodes of `claims_per_episode` claims.
 

@@ -9,6 +9,7 @@ from django.core.validators import URLValidator
 from django.db import models
 
 from claims.ledger_io.formats import FIELDS, MAY_BE_BLANK, REQUIRED, Problem, Record, join
+from claims.predictions import clean_sources, parse_horizon
 from episodes.models import Speaker
 
 # Hours of up to nine digits, so that too many hours is reported as too large: a
@@ -50,8 +51,8 @@ def clean_record(record: Record, problems: list[Problem]) -> dict | None:
                 Problem(record.where, record.label(name), "required: it cannot be blank.")
             )
             ok = False
-        elif blank and name == "status":
-            continue  # a blank status leaves it as it is (a new record starts as a draft)
+        elif blank and name in ("status", "resolution"):
+            continue  # left as it is (a new claim starts as a draft, a prediction open)
         values[name] = value
     return values if ok else None
 
@@ -62,7 +63,7 @@ def clean_value(kind: str, name: str, raw: object) -> object:
     Types are checked here, not left to the model field: a field's clean() turns
     1.5 and true into 1, and fails on a number where it expects a date.
     """
-    if isinstance(raw, dict) or (isinstance(raw, list) and name != "links"):
+    if isinstance(raw, dict) or (isinstance(raw, list) and name not in ("links", "sources")):
         raise ValidationError("must be a single value, not a list or an object.")
     if raw is None:
         raw = ""
@@ -75,6 +76,14 @@ def clean_value(kind: str, name: str, raw: object) -> object:
         return clean_timestamp(raw)
     if name == "number":
         return clean_number(raw)
+    if name == "horizon":
+        if not isinstance(raw, str):
+            raise ValidationError(
+                f"must be a horizon written as text, “2027-03”, not {shown(raw)}."
+            )
+        return parse_horizon(raw)
+    if name == "sources":
+        return clean_sources(read_sources(raw))
     if not isinstance(raw, str):
         if isinstance(model_field, models.DateField):
             raise ValidationError(
@@ -89,6 +98,8 @@ def clean_value(kind: str, name: str, raw: object) -> object:
         valid = [value for value, _ in model_field.choices]
         if raw not in valid:
             raise ValidationError(f"“{raw}” is not one of {join(valid)}.")
+    if raw == "" and model_field.null:
+        return None
     if raw == "" and not model_field.blank:
         return ""
     return model_field.clean(raw, None)
@@ -141,6 +152,16 @@ def clean_links(raw: object) -> str:
         except ValidationError:
             raise ValidationError(f"“{link}” is not a web address.") from None
     return "\n".join(links)
+
+
+def read_sources(raw):
+    """Sources as a list of {"url", "title"}: JSON gives objects, a CSV cell "address title" lines."""
+    if isinstance(raw, list):
+        if not all(isinstance(source, dict) for source in raw):
+            raise ValidationError('each source must be an object: {"url": …, "title": …}.')
+        return raw
+    lines = [line.strip() for line in str(raw).splitlines() if line.strip()]
+    return [dict(zip(("url", "title"), line.split(None, 1), strict=False)) for line in lines]
 
 
 def clean_timestamp(raw: object) -> int | None:

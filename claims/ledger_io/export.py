@@ -86,7 +86,7 @@ def episode_entry(episode, claims):
 
 
 def claim_entry(claim):
-    return {
+    entry = {
         "number": claim.number,
         "type": claim.type,
         "excerpt": claim.excerpt,
@@ -96,6 +96,16 @@ def claim_entry(claim):
         "timestamp": claim.timestamp,
         "status": claim.status,
     }
+    if claim.is_prediction:
+        # Other claims have none of these: the file stays as it was for them.
+        entry.update(
+            horizon=claim.horizon_text or None,
+            resolution=claim.resolution,
+            resolved_on=claim.resolved_on.isoformat() if claim.resolved_on else None,
+            resolution_note=claim.resolution_note,
+            sources=claim.resolution_sources,
+        )
+    return entry
 
 
 def write_json(document: dict, stream) -> None:
@@ -116,6 +126,8 @@ def write_csv(document: dict, stream) -> None:
         }
         if isinstance(cells.get("links"), list):
             cells["links"] = "\n".join(cells["links"])
+        if isinstance(cells.get("sources"), list):
+            cells["sources"] = "\n".join(f"{s['url']} {s['title']}" for s in cells["sources"])
         return ["" if cells.get(name) is None else escape_cell(cells[name]) for name in columns]
 
     for podcast in document["podcasts"]:

@@ -55,6 +55,13 @@ FIELDS = {
         "status": Claim._meta.get_field("status"),
         "retraction_reason": Claim._meta.get_field("retraction_reason"),
         "correction_note": None,
+        # A prediction's: "2027", "2027-03" or "2027-03-15" (claims.predictions.parse_horizon).
+        "horizon": None,
+        "resolution": Claim._meta.get_field("resolution"),
+        "resolved_on": Claim._meta.get_field("resolved_on"),
+        "resolution_note": Claim._meta.get_field("resolution_note"),
+        # [{"url", "title"}]; in a CSV cell, one "address title" per line.
+        "sources": None,
     },
 }
 # Fields a record of each kind must have (a claim's speaker may be empty, for an
@@ -87,6 +94,11 @@ CSV_COLUMNS = (
     "status",
     "retraction_reason",
     "correction_note",
+    "horizon",
+    "resolution",
+    "resolved_on",
+    "resolution_note",
+    "sources",
     "name",
     "title",
     "air_date",

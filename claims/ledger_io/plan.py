@@ -14,9 +14,12 @@ from claims.history import ClaimChange, tracked_state
 from claims.ledger_io.clean import clean_record
 from claims.ledger_io.formats import KINDS, PLURALS, Problem, join
 from claims.models import Attribution, Claim, ClaimStatus
+from claims.predictions import UNRESOLVED_STATE
 from episodes.models import Episode, Podcast, Speaker
 
 BATCH_SIZE = 500
+# The file's names for the claim fields a file names differently.
+IN_THE_FILE = {"resolution_sources": "sources", "horizon_precision": "horizon"}
 
 
 @dataclass
@@ -202,6 +205,7 @@ class Plan:
                 before, after, values.get("correction_note", ""), label=f"{key[2]:02d}"
             )
             for field_name, message in change.problems().items():
+                field_name = IN_THE_FILE.get(field_name, field_name)
                 self.problems.append(
                     Problem(where, "" if field_name == NON_FIELD_ERRORS else field_name, message)
                 )
@@ -272,6 +276,7 @@ class Plan:
         )
         speaker_id, speaker_name, label = self.voice_state(values, current)
         return {
+            **self.prediction_state(values, current),
             "episode": episode.pk if episode else ("new episode", episode_key),
             "number": values["number"],
             "type": values["type"],
@@ -284,6 +289,27 @@ class Plan:
             "status": status,
             "retraction_reason": reason,
             "names": {"episode": title, "speaker": speaker_name},
+        }
+
+    def prediction_state(self, values, current):
+        """The prediction's horizon and outcome as they will be; what the file leaves out stays."""
+        if "horizon" in values:
+            horizon, precision = values["horizon"]
+        else:
+            horizon, precision = (
+                (current.horizon, current.horizon_precision) if current else (None, "")
+            )
+        kept = {
+            name: getattr(current, name) if current else default
+            for name, default in UNRESOLVED_STATE.items()
+        }
+        return {
+            "horizon": horizon,
+            "horizon_precision": precision,
+            **{name: values.get(name, kept[name]) for name in UNRESOLVED_STATE},
+            "resolution_sources": values.get(
+                "sources", current.resolution_sources if current else []
+            ),
         }
 
     def voice_state(self, values, current):

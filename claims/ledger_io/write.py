@@ -11,6 +11,7 @@ from claims.history import (
 )
 from claims.ledger_io.plan import BATCH_SIZE, Plan
 from claims.models import Claim, ClaimRevision
+from claims.predictions import sync_source_records
 from episodes.models import Episode, Podcast, Speaker
 
 # What an import may change on a claim that exists: not its permalink, by which it is found.
@@ -48,6 +49,11 @@ def write_plan(plan: Plan) -> None:
         for claim, change in zip(created + updated, changes, strict=True)
     ]
     ClaimRevision.objects.bulk_create(revisions, batch_size=BATCH_SIZE)
+    sync_source_records(
+        claim
+        for claim, change in zip(created + updated, changes, strict=True)
+        if "resolution_sources" in change.changes
+    )
 
 
 def write_records(plan: Plan, kind: str, model, relations: dict) -> None:

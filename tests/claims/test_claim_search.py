@@ -107,6 +107,9 @@ def test_facets_count_exactly_what_each_choice_shows(ledger):
         "speaker": [("ada-example", "Ada Example", 2)],
         "podcast": [("example-show", "Example Show", 2)],
         "attribution": [("identified", "identified", 2)],
+        # Predictions only: the belief has no outcome and no horizon.
+        "resolution": [("open", "Open", 2)],
+        "due": [("no_horizon", "No horizon stated", 2)],
     }
     for claim_type, count, _ in found.facets["type"]:
         assert searched(f"q=rates&type={claim_type}").count == count

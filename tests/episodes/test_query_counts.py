@@ -70,8 +70,10 @@ def test_speaker_page_query_count(client, ledger, django_assert_num_queries):
     # 1. the speaker
     # 2. count of their public claims, for the paginator
     # 3. their claim mix
-    # 4. the page of claims with episode, podcast and speaker
-    with django_assert_num_queries(5):
+    # 4. and 5. their track record (the ledger's speakers all made predictions): counts
+    #    by outcome, and the resolved predictions
+    # 6. the page of claims with episode, podcast and speaker
+    with django_assert_num_queries(7):
         response = client.get(url)
     assert response.status_code == 200
 

@@ -1,0 +1,225 @@
+"""/predictions/, a speaker's track record, prediction cards and the browser's prediction filters.
+
+Horizons are set from today, so "overdue" and "due soon" mean the same on any day
+the suite runs.
+"""
+
+import datetime
+import re
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from claims.choices import ClaimType, Resolution
+from episodes.models import Status
+from tests.factories import (
+    SOURCE,
+    make_claim,
+    make_episode,
+    make_podcast,
+    make_prediction,
+    make_speaker,
+    resolve,
+)
+
+PREDICTIONS = reverse("claims:prediction_list")
+BROWSER = reverse("claims:claim_list")
+
+
+def days(n):
+    return timezone.localdate() + datetime.timedelta(days=n)
+
+
+@pytest.fixture
+def ledger(db):
+    ada = make_speaker(name="Ada Example", slug="ada-example")
+    ben = make_speaker(name="Ben Sample", slug="ben-sample")
+    show = make_episode(make_podcast(name="Example Show", slug="example-show"))
+    other = make_episode(make_podcast(name="Sample Hour", slug="sample-hour"))
+    make_prediction(show, ada, horizon=days(-30), excerpt="Overdue by a month.")
+    make_prediction(show, ben, horizon=days(20), excerpt="Due in three weeks.")
+    make_prediction(show, ada, horizon=days(400), excerpt="Due in over a year.")
+    make_prediction(show, ada, excerpt="Someday, no horizon.")
+    resolve(make_prediction(other, ada, excerpt="It came true."), Resolution.CAME_TRUE)
+    resolve(make_prediction(other, ben, excerpt="It did not."), Resolution.DID_NOT_COME_TRUE)
+    make_claim(show, ada, type=ClaimType.BELIEF, excerpt="Not a prediction at all.")
+    # Nothing of these may show or count anywhere.
+    make_prediction(show, ada, horizon=days(-10), status=Status.DRAFT, excerpt="A draft, overdue.")
+    resolve(
+        make_prediction(make_episode(status=Status.DRAFT), ada, excerpt="In a draft episode."),
+        Resolution.CAME_TRUE,
+    )
+    return {"ada": ada, "ben": ben}
+
+
+def section(response, heading_id):
+    """The page from a heading (by its id) to the next h2."""
+    html = response.content.decode()
+    start = html.index(f'id="{heading_id}"')
+    end = html.find("<h2", start)
+    return html[start : end if end > 0 else None]
+
+
+def test_overdue_and_due_soon_predictions_are_listed_in_their_sections(client, ledger):
+    response = client.get(PREDICTIONS)
+
+    overdue, soon = section(response, "overdue-heading"), section(response, "due-soon-heading")
+    assert "Overdue by a month." in overdue and "Due in three weeks." not in overdue
+    assert "Due in three weeks." in soon and "Due in over a year." not in soon
+    assert "open, <strong>overdue</strong>" in overdue
+
+
+def test_resolved_predictions_are_grouped_by_outcome_with_their_sources(client, ledger):
+    resolved = section(client.get(PREDICTIONS), "resolved-heading")
+
+    assert resolved.index(">Came true <") < resolved.index("It came true.")
+    assert resolved.index("It came true.") < resolved.index(">Did not come true <")
+    assert f'<a href="{SOURCE["url"]}" rel="external noopener">{SOURCE["title"]}</a>' in resolved
+
+
+def test_drafts_and_draft_episodes_never_appear_or_count_on_the_predictions_page(client, ledger):
+    response = client.get(PREDICTIONS)
+
+    assert "draft" not in response.content.decode().lower()
+    assert response.context["counts"]["overdue"] == 1
+    assert response.context["counts"][Resolution.CAME_TRUE] == 1
+
+
+def test_the_predictions_page_filters_by_speaker_podcast_and_outcome(client, ledger):
+    by_ben = client.get(PREDICTIONS, {"speaker": "ben-sample"})
+    in_other = client.get(PREDICTIONS, {"podcast": "sample-hour"})
+    came_true = client.get(PREDICTIONS, {"outcome": "came_true"})
+
+    assert "Overdue by a month." not in by_ben.content.decode()
+    assert "Due in three weeks." in by_ben.content.decode()
+    assert "Overdue by a month." not in in_other.content.decode()
+    assert "It did not." in in_other.content.decode()
+    assert "It came true." in came_true.content.decode()
+    assert "It did not." not in came_true.content.decode()
+
+
+def test_a_speaker_not_in_the_predictions_is_ignored_with_a_message(client, ledger):
+    response = client.get(PREDICTIONS, {"speaker": "nobody"})
+
+    assert "Overdue by a month." in response.content.decode()
+    assert "Speaker was ignored" in response.content.decode()
+
+
+@pytest.mark.parametrize("extra", [0, 6])
+def test_the_predictions_page_runs_the_same_queries_whatever_the_data_size(
+    client, ledger, django_assert_num_queries, extra
+):
+    for n in range(extra):
+        resolve(make_prediction(horizon=days(-n - 1)), Resolution.PARTLY)
+        make_prediction(horizon=days(-n - 1))
+    # The ledger's version (page cache key); the speaker lookup (filter validation);
+    # the counts of every section and outcome; the overdue and due-soon lists; the
+    # resolved, by outcome; the speakers and podcasts for the filter's choices.
+    with django_assert_num_queries(8):
+        client.get(PREDICTIONS, {"speaker": "ada-example"})
+
+
+def test_an_outcome_with_more_predictions_than_shown_links_to_them_all(client, ledger, monkeypatch):
+    for _ in range(2):
+        resolve(make_prediction(), Resolution.CAME_TRUE)
+    monkeypatch.setattr("claims.prediction_pages.SECTION_SIZE", 2)
+
+    html = client.get(PREDICTIONS).content.decode()
+
+    assert f'href="{BROWSER}?resolution=came_true">All 3 in the claims browser →</a>' in html
+
+
+def test_a_speaker_page_shows_the_track_record_counted_by_outcome(client, ledger):
+    response = client.get(ledger["ada"].get_absolute_url())
+
+    record = section(response, "track-record-heading")
+    assert (
+        "4 published predictions: 3 still open, 1 came true, 0 did not come true, "
+        "0 partly came true, 0 cannot be resolved." in record
+    )
+    assert "this is a record, not a score" in record
+
+
+def test_the_track_record_links_each_resolved_prediction(client, ledger):
+    record = section(client.get(ledger["ada"].get_absolute_url()), "track-record-heading")
+
+    links = re.findall(r'<a href="([^"]+/claims/\d+/)">“([^”]+)”</a>', record)
+    assert [text for _, text in links] == ["It came true."]
+
+
+def test_a_speaker_without_predictions_has_no_track_record(client, db):
+    claim = make_claim(type=ClaimType.BELIEF)
+
+    response = client.get(claim.speaker.get_absolute_url())
+
+    assert "Track record" not in response.content.decode()
+
+
+@pytest.mark.parametrize("extra", [0, 6])
+def test_the_track_record_runs_the_same_queries_whatever_the_data_size(
+    client, ledger, django_assert_num_queries, extra
+):
+    for _ in range(extra):
+        resolve(make_prediction(speaker=ledger["ada"]), Resolution.PARTLY)
+    # The ledger's version; the speaker; the count of their claims (paginator); their
+    # claim mix; the track record's counts by outcome and its resolved predictions;
+    # the page of claims.
+    with django_assert_num_queries(7):
+        client.get(ledger["ada"].get_absolute_url())
+
+
+def test_the_permalink_shows_the_horizon_outcome_sources_and_each_change_of_outcome(client, db):
+    claim = make_prediction(horizon=datetime.date(2026, 3, 31), precision="month")
+    resolve(claim, Resolution.CAME_TRUE, note="First reading.")
+    resolve(claim, Resolution.PARTLY, note="Only the first half happened.")
+
+    html = client.get(claim.get_absolute_url()).content.decode()
+
+    assert "by March 2026" in html
+    assert "<strong>Partly came true</strong>, resolved" in html
+    assert SOURCE["title"] in html
+    assert "set to “came true”</strong>" in html
+    assert "set to “partly came true”</strong>" in html
+    assert "Only the first half happened." in html
+
+
+def test_the_claims_browser_filters_predictions_by_outcome_and_counts_them(client, ledger):
+    response = client.get(BROWSER, {"resolution": "came_true"})
+
+    assert re.findall(r"“([^”]+)”</p></blockquote>", response.content.decode()) == ["It came true."]
+    facets = response.context["search"].facets
+    assert ("did_not_come_true", "Did not come true", 1) in facets["resolution"]
+    assert ("open", "Open", 4) in facets["resolution"]
+
+
+def test_the_claims_browser_filters_open_predictions_by_when_they_are_due(client, ledger):
+    response = client.get(BROWSER, {"due": "overdue"})
+
+    excerpts = re.findall(r"“([^”]+)”</p></blockquote>", response.content.decode())
+    assert excerpts == ["Overdue by a month."]
+    assert sorted(response.context["search"].facets["due"]) == [
+        ("later", "Due later", 1),
+        ("no_horizon", "No horizon stated", 1),
+        ("overdue", "Overdue", 1),
+        ("soon", "Due soon", 1),
+    ]
+
+
+def test_the_claims_browser_prediction_filters_cost_one_pass_each(
+    client, ledger, django_assert_num_queries
+):
+    # Version, one pass (count and the facets not in use), one pass for each facet in
+    # use (outcome, due), page rows.
+    with django_assert_num_queries(5):
+        client.get(BROWSER, {"resolution": "open", "due": "overdue"})
+
+
+def test_the_episode_claim_mix_counts_a_resolved_prediction_as_a_prediction(client, db):
+    episode = make_episode()
+    resolve(make_prediction(episode), Resolution.DID_NOT_COME_TRUE)
+    make_prediction(episode)
+
+    response = client.get(episode.get_absolute_url())
+
+    assert response.context["mix"] == [(ClaimType.PREDICTION, 2)]
