@@ -29,7 +29,8 @@ class PublicPageCacheMiddleware:
 
         number, changed_at = current_version()
         etag = quote_etag(f"ledger-{number}-{changed_at.timestamp():.6f}")
-        last_modified = changed_at.timestamp()
+        # Whole seconds, as HTTP dates are: else If-Modified-Since never matches.
+        last_modified = int(changed_at.timestamp())
         not_modified = get_conditional_response(request, etag=etag, last_modified=last_modified)
         if not_modified is not None:
             return self.validated(not_modified, etag, last_modified)
