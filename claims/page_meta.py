@@ -116,6 +116,7 @@ def describe(context) -> PageMeta:
     # The claims browser has dropped the values it could not use (valid_filters).
     filters = context.get("filters")
     meta = PageMeta(canonical=canonical_url(request, filters.data if filters else None))
+    meta.feeds = [Feed(f"{ld.SITE_NAME}: newest claims", reverse("claims:claims_feed"))]
     describer = DESCRIBERS.get(name)
     if describer is not None and describer.needs in context:
         describer(meta, context, request.build_absolute_uri)
@@ -136,10 +137,29 @@ def describer(needs: str) -> Callable:
 
 @describer(needs="recent_episodes")
 def home(meta: PageMeta, context, absolute: ld.Absolute) -> None:
+    feed = {"@type": "DataDownload", "encodingFormat": "application/atom+xml"}
     meta.json_ld = [
         ld.website(reverse("claims:claim_list"), absolute),
-        ld.dataset(DEFAULT_DESCRIPTION, absolute, distribution=[]),
+        ld.dataset(
+            DEFAULT_DESCRIPTION,
+            absolute,
+            distribution=[{**feed, "contentUrl": absolute(reverse("claims:claims_feed"))}],
+        ),
     ]
+    meta.feeds.append(
+        Feed(f"{ld.SITE_NAME}: corrections and retractions", reverse("claims:corrections_feed"))
+    )
+
+
+@describer(needs="filters")
+def claim_browser(meta: PageMeta, context, absolute: ld.Absolute) -> None:
+    meta.title, meta.description = PLAIN_PAGES["claims:claim_list"]
+    query = canonical_query(context["filters"].data, CANONICAL_PARAMETERS["claims:claim_list"])
+    query = QueryDict(query, mutable=True)
+    query.pop("page", None)
+    if query:
+        url = f"{reverse('claims:claims_feed')}?{query.urlencode()}"
+        meta.feeds.insert(0, Feed(f"{ld.SITE_NAME}: claims in this view", url))
 
 
 @describer(needs="claim")
@@ -159,6 +179,19 @@ def claim_page(meta: PageMeta, context, absolute: ld.Absolute) -> None:
         ld.quotation(claim, absolute, citation=context.get("citation_text", "")),
         ld.breadcrumbs(ld.claim_trail(claim), absolute),
     ]
+    meta.feeds.insert(0, episode_feed(episode))
+
+
+def episode_feed(episode) -> Feed:
+    url = reverse(
+        "claims:episode_feed", kwargs={"podcast_slug": episode.podcast.slug, "slug": episode.slug}
+    )
+    return Feed(f"{ld.SITE_NAME}: claims from “{episode.title}”", url)
+
+
+def podcast_feed(podcast) -> Feed:
+    url = reverse("claims:podcast_feed", kwargs={"slug": podcast.slug})
+    return Feed(f"{ld.SITE_NAME}: claims from {podcast.name}", url)
 
 
 def highwire_tags(claim: Claim, absolute: ld.Absolute) -> list[tuple[str, str]]:
@@ -185,6 +218,7 @@ def episode_page(meta: PageMeta, context, absolute: ld.Absolute) -> None:
         f"({episode.podcast.name}), each an exact excerpt with its speaker."
     )
     meta.json_ld = [ld.episode_page(episode, context["speakers"], absolute)]
+    meta.feeds[:0] = [episode_feed(episode), podcast_feed(episode.podcast)]
 
 
 @describer(needs="speaker")
@@ -198,6 +232,8 @@ def speaker_page(meta: PageMeta, context, absolute: ld.Absolute) -> None:
         f"{'s' if count != 1 else ''}, each an exact excerpt with its source."
     )
     meta.json_ld = [ld.speaker_page(speaker, absolute)]
+    url = reverse("claims:speaker_feed", kwargs={"slug": speaker.slug})
+    meta.feeds.insert(0, Feed(f"{ld.SITE_NAME}: claims by {speaker.name}", url))
 
 
 @describer(needs="podcast")
@@ -208,10 +244,12 @@ def podcast_page(meta: PageMeta, context, absolute: ld.Absolute) -> None:
         podcast.description or f"The published episodes of {podcast.name} in the ledger."
     ).words(DESCRIPTION_WORDS)
     meta.json_ld = [ld.podcast_page(podcast, absolute)]
+    meta.feeds.insert(0, podcast_feed(podcast))
 
 
 DESCRIBERS = {
     "home": home,
+    "claims:claim_list": claim_browser,
     "claims:claim_detail": claim_page,
     "episodes:episode_detail": episode_page,
     "episodes:speaker_detail": speaker_page,

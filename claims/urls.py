@@ -1,11 +1,20 @@
 from django.urls import path
 
-from claims import views
+from claims import feeds, views
 
 app_name = "claims"
 
 urlpatterns = [
     path("claims/", views.claim_list, name="claim_list"),
+    path("claims/feed/", feeds.ClaimBrowserFeed(), name="claims_feed"),
+    path("corrections/feed/", feeds.CorrectionsFeed(), name="corrections_feed"),
+    path("speakers/<slug:slug>/feed/", feeds.SpeakerFeed(), name="speaker_feed"),
+    path("podcasts/<slug:slug>/feed/", feeds.PodcastFeed(), name="podcast_feed"),
+    path(
+        "episodes/<slug:podcast_slug>/<slug:slug>/feed/",
+        feeds.EpisodeFeed(),
+        name="episode_feed",
+    ),
     path(
         "episodes/<slug:podcast_slug>/<slug:episode_slug>/claims/<int:number>/",
         views.claim_detail,
