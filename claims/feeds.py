@@ -9,13 +9,13 @@ from dataclasses import dataclass
 
 from django.contrib.syndication.views import Feed
 from django.db.models import QuerySet
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, QueryDict
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 from django.utils.text import Truncator
 
-from claims.filters import Ordering, valid_filters
+from claims.filters import ClaimFilter, Ordering, valid_filters
 from claims.models import Claim, ClaimRevision, ClaimStatus, RevisionKind
 from claims.page_meta import CANONICAL_PARAMETERS, canonical_query
 from claims.pagination import CappedPaginator
@@ -142,10 +142,7 @@ class ClaimBrowserFeed(ClaimFeed):
     claims in the same order as /claims/?q=…&type=…; with no filter, the newest claims."""
 
     def claims(self, request):
-        filters, _ = valid_filters(request.GET, Claim.objects.published())
-        if filters.ordering == Ordering.RELEVANCE:
-            # The page ranks only when few enough claims match (ClaimFilter.order_for).
-            filters.order_for(CappedPaginator(filters.without(None), 1).count)
+        filters, _ = browser_view(request.GET)
         query = canonical_query(filters.data, BROWSER_PARAMETERS)
         query = f"?{query}" if query else ""
         scope = Scope(
@@ -179,6 +176,21 @@ def browser_title(filters) -> str:
     elif chosen.get("podcast"):
         title += f" from {chosen['podcast'].name}"
     return title if title != "claims" else "newest claims"
+
+
+def browser_view(data: QueryDict) -> tuple[ClaimFilter, int | None]:
+    """The claims browser's filters for `data`, ordered as its page orders them.
+
+    Returns the filters, whose `qs` then lists the claims in the page's order, and
+    the capped count of matches when it had to be counted to choose the order
+    (ClaimFilter.order_for: the page ranks only when few enough claims match).
+    """
+    filters, _ = valid_filters(data, Claim.objects.published())
+    count = None
+    if filters.ordering == Ordering.RELEVANCE:
+        count = CappedPaginator(filters.without(None), 1).count
+        filters.order_for(count)
+    return filters, count
 
 
 class CorrectionsFeed(Feed):

@@ -13,6 +13,7 @@ from django.http import HttpRequest, QueryDict
 from django.urls import reverse
 from django.utils.text import Truncator
 
+from claims import citations
 from claims import structured_data as ld
 from claims.models import Claim
 
@@ -176,7 +177,7 @@ def claim_page(meta: PageMeta, context, absolute: ld.Absolute) -> None:
         meta.description = f"{claim.voice} on {episode.podcast.name}: “{excerpt}”"
         meta.citation = highwire_tags(claim, absolute)
     meta.json_ld = [
-        ld.quotation(claim, absolute, citation=context.get("citation_text", "")),
+        ld.quotation(claim, absolute, citation=apa_text(context.get("citations"))),
         ld.breadcrumbs(ld.claim_trail(claim), absolute),
     ]
     meta.feeds.insert(0, episode_feed(episode))
@@ -192,6 +193,11 @@ def episode_feed(episode) -> Feed:
 def podcast_feed(podcast) -> Feed:
     url = reverse("claims:podcast_feed", kwargs={"slug": podcast.slug})
     return Feed(f"{ld.SITE_NAME}: claims from {podcast.name}", url)
+
+
+def apa_text(formatted) -> str:
+    """The APA citation of the cite box, as plain text; "" when there is none."""
+    return citations.plain(dict(formatted)["APA"]) if formatted else ""
 
 
 def highwire_tags(claim: Claim, absolute: ld.Absolute) -> list[tuple[str, str]]:

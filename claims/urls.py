@@ -1,12 +1,27 @@
 from django.urls import path
 
-from claims import feeds, views
+from claims import citation_downloads, feeds, views
 
 app_name = "claims"
 
 urlpatterns = [
     path("claims/", views.claim_list, name="claim_list"),
     path("claims/feed/", feeds.ClaimBrowserFeed(), name="claims_feed"),
+    path(
+        "claims/citations.<str:extension>",
+        citation_downloads.browser_citations,
+        name="browser_citations",
+    ),
+    path(
+        "episodes/<slug:podcast_slug>/<slug:episode_slug>/claims/<int:number>/citation.<str:extension>",
+        citation_downloads.claim_citation,
+        name="claim_citation",
+    ),
+    path(
+        "speakers/<slug:slug>/citations.<str:extension>",
+        citation_downloads.speaker_citations,
+        name="speaker_citations",
+    ),
     path("corrections/feed/", feeds.CorrectionsFeed(), name="corrections_feed"),
     path("speakers/<slug:slug>/feed/", feeds.SpeakerFeed(), name="speaker_feed"),
     path("podcasts/<slug:slug>/feed/", feeds.PodcastFeed(), name="podcast_feed"),

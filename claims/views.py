@@ -6,7 +6,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
-from claims import search
+from claims import citations, search
 from claims.facets import tally
 from claims.filters import Ordering, valid_filters
 from claims.models import Claim
@@ -91,7 +91,11 @@ def claim_detail(request, podcast_slug, episode_slug, number):
         episode__slug=episode_slug,
         number=number,
     )
-    return render(request, "claims/claim_detail.html", {"claim": claim})
+    context = {"claim": claim}
+    if not claim.is_retracted:
+        url = request.build_absolute_uri(claim.get_absolute_url())
+        context["citations"] = citations.formatted(citations.reference(claim, url))
+    return render(request, "claims/claim_detail.html", context)
 
 
 # The pages of podcasts, episodes and speakers: each shows their public claims.
