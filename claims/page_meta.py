@@ -181,6 +181,9 @@ def claim_page(meta: PageMeta, context, absolute: ld.Absolute) -> None:
         ld.breadcrumbs(ld.claim_trail(claim), absolute),
     ]
     meta.feeds.insert(0, episode_feed(episode))
+    permalink = QueryDict(mutable=True)
+    permalink.update({"url": absolute(claim.get_absolute_url()), "format": "json"})
+    meta.oembed = absolute(f"{reverse('claims:oembed')}?{permalink.urlencode()}")
 
 
 def episode_feed(episode) -> Feed:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from claims import citation_downloads, feeds, views
+from claims import citation_downloads, embeds, feeds, views
 
 app_name = "claims"
 
@@ -17,6 +17,12 @@ urlpatterns = [
         citation_downloads.claim_citation,
         name="claim_citation",
     ),
+    path(
+        "embed/<slug:podcast_slug>/<slug:episode_slug>/claims/<int:number>/",
+        embeds.claim_embed,
+        name="claim_embed",
+    ),
+    path("oembed/", embeds.oembed, name="oembed"),
     path(
         "speakers/<slug:slug>/citations.<str:extension>",
         citation_downloads.speaker_citations,
