@@ -9,10 +9,9 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 
 from claims import citations
-from claims.feeds import browser_view
+from claims.browse import ClaimSearch
 from claims.models import Claim
-from claims.pagination import CappedPaginator
-from claims.views import CLAIMS_PER_PAGE, SPEAKER_CLAIMS_PER_PAGE, page_of
+from claims.views import SPEAKER_CLAIMS_PER_PAGE, page_of
 from episodes.models import Speaker
 
 # extension: (content type, writer of a list of CSL-JSON items)
@@ -56,7 +55,6 @@ def speaker_citations(request, slug, extension):
 
 
 def browser_citations(request, extension):
-    filters, count = browser_view(request.GET)
-    paginator = CappedPaginator(filters.qs.for_listing(), CLAIMS_PER_PAGE, count=count)
-    page = paginator.get_page(request.GET.get("page"))
+    # The very page the claims browser shows for these parameters.
+    page = ClaimSearch(request.GET).page(request.GET.get("page"))
     return download(request, page.object_list, "evidence-ledger-claims", extension)

@@ -9,16 +9,15 @@ from dataclasses import dataclass
 
 from django.contrib.syndication.views import Feed
 from django.db.models import QuerySet
-from django.http import Http404, HttpRequest, QueryDict
+from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 from django.utils.text import Truncator
 
-from claims.filters import ClaimFilter, Ordering, valid_filters
+from claims.browse import ClaimSearch
 from claims.models import Claim, ClaimRevision, ClaimStatus, RevisionKind
 from claims.page_meta import CANONICAL_PARAMETERS, canonical_query
-from claims.pagination import CappedPaginator
 from episodes.models import Episode, Podcast, Speaker
 
 ENTRIES = 50
@@ -139,20 +138,21 @@ class EpisodeFeed(ClaimFeed):
 
 class ClaimBrowserFeed(ClaimFeed):
     """Any view of the claims browser as a feed: /claims/feed/?q=…&type=… lists the same
-    claims in the same order as /claims/?q=…&type=…; with no filter, the newest claims."""
+    claims in the same order as /claims/?q=…&type=… (one ClaimSearch answers both);
+    with no filter, the newest claims."""
 
     def claims(self, request):
-        filters, _ = browser_view(request.GET)
-        query = canonical_query(filters.data, BROWSER_PARAMETERS)
+        found = ClaimSearch(request.GET)
+        query = canonical_query(found.params, BROWSER_PARAMETERS)
         query = f"?{query}" if query else ""
         scope = Scope(
-            f"{SITE}: {browser_title(filters)}",
+            f"{SITE}: {browser_title(found)}",
             "Published claims, as the claims browser shows them.",
             reverse("claims:claim_list") + query,
             reverse("claims:claims_feed") + query,
             [],
         )
-        return scope, filters.qs
+        return scope, found.ordered()
 
 
 # The browser's parameters but its page: a feed follows the newest claims of a view.
@@ -161,12 +161,12 @@ BROWSER_PARAMETERS = tuple(
 )
 
 
-def browser_title(filters) -> str:
+def browser_title(found: ClaimSearch) -> str:
     """ "claims matching “reward” (prediction, belief) by Ada Example": a view in words."""
-    chosen = filters.form.cleaned_data
+    chosen = found.chosen
     title = "claims"
-    if filters.query.text:
-        title += f" matching “{filters.query.text}”"
+    if found.query.text:
+        title += f" matching “{found.query.text}”"
     if chosen.get("type"):
         title += f" ({', '.join(chosen['type'])})"
     if chosen.get("speaker"):
@@ -176,21 +176,6 @@ def browser_title(filters) -> str:
     elif chosen.get("podcast"):
         title += f" from {chosen['podcast'].name}"
     return title if title != "claims" else "newest claims"
-
-
-def browser_view(data: QueryDict) -> tuple[ClaimFilter, int | None]:
-    """The claims browser's filters for `data`, ordered as its page orders them.
-
-    Returns the filters, whose `qs` then lists the claims in the page's order, and
-    the capped count of matches when it had to be counted to choose the order
-    (ClaimFilter.order_for: the page ranks only when few enough claims match).
-    """
-    filters, _ = valid_filters(data, Claim.objects.published())
-    count = None
-    if filters.ordering == Ordering.RELEVANCE:
-        count = CappedPaginator(filters.without(None), 1).count
-        filters.order_for(count)
-    return filters, count
 
 
 class CorrectionsFeed(Feed):

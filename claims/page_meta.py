@@ -114,9 +114,9 @@ def describe(context) -> PageMeta:
     request = context["request"]
     match = request.resolver_match
     name = match.view_name if match else ""
-    # The claims browser has dropped the values it could not use (valid_filters).
-    filters = context.get("filters")
-    meta = PageMeta(canonical=canonical_url(request, filters.data if filters else None))
+    # The claims browser has dropped the values it could not use (ClaimSearch.params).
+    found = context.get("search")
+    meta = PageMeta(canonical=canonical_url(request, found.params if found else None))
     meta.feeds = [Feed(f"{ld.SITE_NAME}: newest claims", reverse("claims:claims_feed"))]
     describer = DESCRIBERS.get(name)
     if describer is not None and describer.needs in context:
@@ -152,10 +152,10 @@ def home(meta: PageMeta, context, absolute: ld.Absolute) -> None:
     )
 
 
-@describer(needs="filters")
+@describer(needs="search")
 def claim_browser(meta: PageMeta, context, absolute: ld.Absolute) -> None:
     meta.title, meta.description = PLAIN_PAGES["claims:claim_list"]
-    query = canonical_query(context["filters"].data, CANONICAL_PARAMETERS["claims:claim_list"])
+    query = canonical_query(context["search"].params, CANONICAL_PARAMETERS["claims:claim_list"])
     query = QueryDict(query, mutable=True)
     query.pop("page", None)
     if query:
