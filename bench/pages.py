@@ -49,6 +49,12 @@ def pages():
         "claims": reverse("claims:claim_list"),
         "claims (filtered)": claims_url(**FILTERED),
         "search": claims_url(q=COMMON_TERM),
+        # What machines read: the sitemap index, a full page of 50,000 claim addresses,
+        # the newest claims' feed and a filtered view's feed.
+        "sitemap": reverse("sitemap"),
+        "sitemap (claims)": reverse("sitemap_section", kwargs={"section": "claims"}),
+        "feed": reverse("claims:claims_feed"),
+        "feed (filtered)": reverse("claims:claims_feed") + "?" + urlencode(FILTERED),
     }
 
 

@@ -147,7 +147,7 @@ def ris(references: list[dict]) -> str:
 
 @cache
 def style(name: str) -> CitationStylesStyle:
-    """A parsed style, kept for the life of the process (parsing one takes milliseconds).
+    """A parsed style, kept for the life of the process.
 
     citeproc-py ignores a name's initialize="false", so a style-wide initialize-with
     would shorten every given name; Chicago and MLA use it only for short forms in
@@ -179,8 +179,8 @@ def render(item: dict, style_name: str) -> SafeString:
 def formatted(item: dict) -> list[tuple[str, SafeString]]:
     """[(label, HTML)] in every style of STYLES.
 
-    Rendering all three takes citeproc-py about a quarter of a second, so the result is
-    kept in the shared cache under the item's content: a claim is rendered once
+    citeproc-py is slow beside the rest of a page (docs/performance.md), so the result
+    is kept in the shared cache under the item's content: a claim is rendered once
     until it (or its episode, podcast or speaker) changes.
     """
     digest = hashlib.sha256(json.dumps(item, sort_keys=True).encode()).hexdigest()

@@ -111,7 +111,9 @@ def canonical_url(request: HttpRequest, query: QueryDict | None = None) -> str:
 
 def describe(context) -> PageMeta:
     """The head of the page being rendered with `context` (which holds the request)."""
-    request = context["request"]
+    request = context.get("request")
+    if request is None:  # the 500 page is rendered without one
+        return PageMeta()
     match = request.resolver_match
     name = match.view_name if match else ""
     # The claims browser has dropped the values it could not use (ClaimSearch.params).

@@ -1,6 +1,7 @@
 """JSON-LD, Open Graph, meta description and canonical URLs, as extruct and pyld read them."""
 
 import pytest
+from django.template import loader
 
 from claims.models import Attribution
 from episodes.models import Status
@@ -251,3 +252,18 @@ def test_an_unresolved_voice_is_no_citation_author(client, record):
 
     assert "citation_author" not in names
     assert names["citation_title"]
+
+
+def test_the_server_error_page_renders_without_a_request():
+    # Django renders 500.html with an empty context: the head falls back to the defaults.
+    text = loader.get_template("500.html").render()
+
+    assert '<meta name="description"' in text
+    assert 'rel="canonical"' not in text
+
+
+def test_a_missing_page_has_the_default_head(client):
+    response = client.get("/no/such/page/")
+
+    assert response.status_code == 404
+    assert open_graph(response)["og:title"] == "Evidence Ledger"
