@@ -156,6 +156,13 @@ class ClaimChange:
     def note(self) -> str:
         return (self.correction_note or "").strip()
 
+    @property
+    def is_on_record(self) -> bool:
+        """Whether the claim was or becomes public (a draft's changes are the editors' own)."""
+        return any(
+            state and state["status"] != ClaimStatus.DRAFT for state in (self.before, self.after)
+        )
+
     @cached_property
     def changes(self) -> dict:
         return describe_changes(self.before, self.after)

@@ -275,6 +275,9 @@ class Claim(models.Model):
     highlighted = None
     # The claim as stored, read once per save (history.stored_state()).
     _stored = None
+    # Whether the last save touched a claim that was or became public; a deleted
+    # one is always a draft (see delete()).
+    was_or_is_on_record = False
 
     def save(self, *args, changed_by=None, via="", correction_note="", **kwargs):
         """Save, and keep the change in the claim's history.
@@ -287,6 +290,7 @@ class Claim(models.Model):
         """
         change = ClaimChange.of(self, correction_note)
         change.check()
+        self.was_or_is_on_record = change.is_on_record
         change.apply(self, timezone.now())
         self.refresh_derived_fields()
         if kwargs.get("update_fields") is not None:

@@ -227,7 +227,7 @@ class Episode(RemembersLoadedValues):
     updated_at = models.DateTimeField(auto_now=True)
 
     objects = EpisodeQuerySet.as_manager()
-    remembered_fields = ("title", "transcript")
+    remembered_fields = ("title", "transcript", "status")
 
     class Meta:
         ordering = ("-air_date", "title")
