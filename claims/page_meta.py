@@ -117,12 +117,13 @@ def describe(context) -> PageMeta:
     match = request.resolver_match
     name = match.view_name if match else ""
     # The claims browser has dropped the values it could not use (ClaimSearch.params).
-    found = context.get("search")
+    found = context.get("search") if name == "claims:claim_list" else None
     meta = PageMeta(canonical=canonical_url(request, found.params if found else None))
     meta.feeds = [Feed(f"{ld.SITE_NAME}: newest claims", reverse("claims:claims_feed"))]
-    describer = DESCRIBERS.get(name)
-    if describer is not None and describer.needs in context:
-        describer(meta, context, request.build_absolute_uri)
+    fill = DESCRIBERS.get(name)
+    # A page that failed (a 404 from a record's URL) lacks its record: it gets the defaults.
+    if fill is not None and fill.needs in context:
+        fill(meta, context, request.build_absolute_uri)
     elif name in PLAIN_PAGES:
         meta.title, meta.description = PLAIN_PAGES[name]
     return meta

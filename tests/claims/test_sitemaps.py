@@ -138,7 +138,12 @@ def test_a_crawler_obeying_robots_txt_reads_pages_but_not_filter_combinations(cl
 
     for allowed in ("/", "/claims/", "/claims/feed/", "/episodes/a/b/claims/3/", "/speakers/"):
         assert robots.can_fetch(f"http://testserver{allowed}", "ExampleBot"), allowed
-    for refused in ("/admin/", "/claims/?type=belief&q=x", "/claims/feed/?type=belief"):
+    for refused in (
+        "/admin/",
+        "/claims/?type=belief&q=x",
+        "/claims/feed/?type=belief",
+        "/claims/citations.bib?type=belief",
+    ):
         assert not robots.can_fetch(f"http://testserver{refused}", "ExampleBot"), refused
     assert list(robots.sitemaps) == ["http://testserver/sitemap.xml"]
 
