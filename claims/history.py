@@ -206,6 +206,11 @@ class ClaimChange:
                     f"{claim} is published: its {name} is part of its permalink and never "
                     "changes. Retract it and add a new claim instead."
                 )
+        if self.after["status"] == ClaimStatus.DRAFT:
+            problems["status"] = (
+                f"{claim} is published: it leaves the public record only by retraction, "
+                "which keeps its number and permalink. Retract it instead of making it a draft."
+            )
         if self.after["status"] == ClaimStatus.RETRACTED and set(changed) - {
             "status",
             "retraction_reason",

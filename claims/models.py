@@ -42,29 +42,30 @@ class ClaimQuerySet(RecordQuerySet):
             episode__status=Status.PUBLISHED,
         )
 
-    def change_status(self, status, *, changed_by=None, via=""):
-        """Move these claims to `status`, each move kept in its claim's history.
+    def publish(self, *, changed_by=None, via="") -> int:
+        """Publish the drafts among these claims, each move kept in its claim's history.
 
-        Three queries whatever the number of claims. Returns how many moved. For
-        publishing and unpublishing only: retraction needs a reason (Claim.retract).
+        Three queries whatever the number of claims; returns how many were published.
+        The only bulk move: a published claim leaves the record only by retraction,
+        which needs a reason (Claim.retract).
         """
-        moving = list(self.exclude(status=status).values_list("pk", "status"))
-        if not moving:
+        drafts = list(self.filter(status=ClaimStatus.DRAFT).values_list("pk", flat=True))
+        if not drafts:
             return 0
-        Claim.objects.filter(pk__in=[pk for pk, _ in moving]).update(
-            status=status, updated_at=timezone.now()
+        Claim.objects.filter(pk__in=drafts).update(
+            status=ClaimStatus.PUBLISHED, updated_at=timezone.now()
         )
         ClaimRevision.objects.bulk_create(
             ClaimRevision(
                 claim_id=pk,
                 kind=RevisionKind.EDITED,
-                changes={"status": [was, status]},
+                changes={"status": [ClaimStatus.DRAFT, ClaimStatus.PUBLISHED]},
                 changed_by=changed_by,
                 via=via,
             )
-            for pk, was in moving
+            for pk in drafts
         )
-        return len(moving)
+        return len(drafts)
 
     def reverify(self, transcript):
         """Check these claims' excerpts against `transcript` again.

@@ -5,7 +5,7 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.core.cache import cache
 from django.urls import reverse
 
-from episodes.models import Status
+from claims.models import ClaimStatus
 from tests.ci import in_ci
 from tests.factories import make_claim
 
@@ -53,15 +53,15 @@ def test_editing_a_claim_changes_its_page_at_once(client, claim):
     assert "The first wording." not in response.content.decode()
 
 
-def test_unpublishing_from_the_admin_hides_the_claim_at_once(client, admin_client, claim):
+def test_retracting_from_the_admin_hides_the_claim_at_once(client, admin_client, claim):
     url = claim.episode.get_absolute_url()
     assert "The first wording." in client.get(url).content.decode()
     admin_client.post(
         reverse("admin:claims_claim_changelist"),
-        {"action": "unpublish", ACTION_CHECKBOX_NAME: [claim.pk]},
+        {"action": "retract", ACTION_CHECKBOX_NAME: [claim.pk], "reason": "Misattributed."},
     )
     claim.refresh_from_db()
-    assert claim.status == Status.DRAFT
+    assert claim.status == ClaimStatus.RETRACTED
     assert "The first wording." not in client.get(url).content.decode()
 
 
