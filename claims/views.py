@@ -16,8 +16,8 @@ from episodes.models import Episode, Podcast, Speaker
 
 def claim_list(request):
     found = ClaimSearch(request.GET)
-    context = {"search": found, "page": found.page(request.GET.get("page"))}
-    return render(request, "claims/claim_list.html", {**context, "orderings": Ordering.CHOICES})
+    context = {"search": found, "page": found.page(), "orderings": Ordering.CHOICES}
+    return render(request, "claims/claim_list.html", context)
 
 
 def claim_detail(request, podcast_slug, episode_slug, number):
