@@ -216,13 +216,13 @@ def test_canonical_url_drops_unknown_parameters_and_orders_the_rest(client, reco
     ]
 
 
-def test_canonical_url_leaves_out_a_filter_the_browser_ignored(client, record):
-    # An invalid type drops the type filter (claims/filters.py valid_filters): the page
-    # shows every type, and so does its canonical URL.
-    response = client.get("/claims/?type=nonsense&type=belief&q=receipts")
+def test_canonical_url_leaves_out_values_the_browser_ignored(client, record):
+    # Invalid values are dropped (claims/filters.py valid_filters): the page shows what
+    # the rest select, and so does its canonical URL.
+    response = client.get("/claims/?type=nonsense&type=belief&speaker=nobody&q=receipts")
 
     assert [href for _, href, _ in head_links(response, "canonical")] == [
-        "http://testserver/claims/?q=receipts"
+        "http://testserver/claims/?q=receipts&type=belief"
     ]
 
 
