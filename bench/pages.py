@@ -51,6 +51,12 @@ def pages():
         "search": claims_url(q=COMMON_TERM),
         "predictions": reverse("claims:prediction_list"),
         "claims (overdue predictions)": claims_url(due="overdue"),
+        # What machines read: the sitemap index, a full page of 50,000 claim addresses,
+        # the newest claims' feed and a filtered view's feed.
+        "sitemap": reverse("sitemap"),
+        "sitemap (claims)": reverse("sitemap_section", kwargs={"section": "claims"}),
+        "feed": reverse("claims:claims_feed"),
+        "feed (filtered)": reverse("claims:claims_feed") + "?" + urlencode(FILTERED),
     }
 
 

@@ -1,12 +1,42 @@
 from django.urls import path
 
-from claims import prediction_pages, views
+from claims import citation_downloads, embeds, feeds, prediction_pages, views
 
 app_name = "claims"
 
 urlpatterns = [
     path("claims/", views.claim_list, name="claim_list"),
     path("predictions/", prediction_pages.prediction_list, name="prediction_list"),
+    path("claims/feed/", feeds.ClaimBrowserFeed(), name="claims_feed"),
+    path(
+        "claims/citations.<str:extension>",
+        citation_downloads.browser_citations,
+        name="browser_citations",
+    ),
+    path(
+        "episodes/<slug:podcast_slug>/<slug:episode_slug>/claims/<int:number>/citation.<str:extension>",
+        citation_downloads.claim_citation,
+        name="claim_citation",
+    ),
+    path(
+        "embed/<slug:podcast_slug>/<slug:episode_slug>/claims/<int:number>/",
+        embeds.claim_embed,
+        name="claim_embed",
+    ),
+    path("oembed/", embeds.oembed, name="oembed"),
+    path(
+        "speakers/<slug:slug>/citations.<str:extension>",
+        citation_downloads.speaker_citations,
+        name="speaker_citations",
+    ),
+    path("corrections/feed/", feeds.CorrectionsFeed(), name="corrections_feed"),
+    path("speakers/<slug:slug>/feed/", feeds.SpeakerFeed(), name="speaker_feed"),
+    path("podcasts/<slug:slug>/feed/", feeds.PodcastFeed(), name="podcast_feed"),
+    path(
+        "episodes/<slug:podcast_slug>/<slug:slug>/feed/",
+        feeds.EpisodeFeed(),
+        name="episode_feed",
+    ),
     path(
         "episodes/<slug:podcast_slug>/<slug:episode_slug>/claims/<int:number>/",
         views.claim_detail,

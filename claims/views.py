@@ -2,6 +2,7 @@ from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
+from claims import citations
 from claims.browse import ClaimSearch
 from claims.filters import Ordering
 from claims.models import Claim, ClaimType, Verification
@@ -28,7 +29,11 @@ def claim_detail(request, podcast_slug, episode_slug, number):
         episode__slug=episode_slug,
         number=number,
     )
-    return render(request, "claims/claim_detail.html", {"claim": claim})
+    context = {"claim": claim}
+    if not claim.is_retracted:
+        url = request.build_absolute_uri(claim.get_absolute_url())
+        context["citations"] = citations.formatted(citations.reference(claim, url))
+    return render(request, "claims/claim_detail.html", context)
 
 
 # The pages of podcasts, episodes and speakers: each shows their public claims.

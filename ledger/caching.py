@@ -9,11 +9,8 @@ or retraction the version moves, every key misses, and no one sees the old page.
 
 import datetime
 import hashlib
-import logging
-import time
 
 from django.conf import settings
-from django.core.cache import cache
 from django.http import HttpResponseNotAllowed, QueryDict
 from django.urls import Resolver404, resolve
 from django.utils import timezone
@@ -21,6 +18,7 @@ from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.http import http_date, quote_etag
 
 from claims.filters import ClaimFilter
+from ledger.fail_open import FailOpenCache
 from ledger.models import current_version
 
 UNCACHED_PREFIXES = ("/healthz",)
@@ -41,46 +39,23 @@ PAGE_PARAMETERS = {
     "episodes:podcast_list": (),
     "episodes:podcast_detail": ("page",),
     "claims:prediction_list": ("speaker", "podcast", "outcome"),
+    # What machines read: feeds, citations, embeds, sitemaps.
+    "claims:claims_feed": tuple(ClaimFilter.base_filters),
+    "claims:browser_citations": (*ClaimFilter.base_filters, "page"),
+    "claims:claim_citation": (),
+    "claims:claim_embed": (),
+    "claims:oembed": ("url", "format", "maxwidth", "maxheight"),
+    "claims:speaker_citations": ("page",),
+    "claims:corrections_feed": (),
+    "claims:speaker_feed": (),
+    "claims:podcast_feed": (),
+    "claims:episode_feed": (),
+    "sitemap": (),
+    "sitemap_section": ("p",),
+    "robots_txt": (),
     # The benchmark's yardstick (BENCHMARK_VIEWS), served as every page is.
     "minimal": (),
 }
-# After a cache error, pages render without the cache this long before it is tried again.
-CACHE_RETRY_SECONDS = 30
-
-logger = logging.getLogger(__name__)
-
-
-class FailOpenCache:
-    """The page cache, whose outage must never become an outage of the site.
-
-    An error (Redis down, hung or full) is logged once, then the cache is left alone
-    for CACHE_RETRY_SECONDS: pages render uncached meanwhile, and a hung server costs
-    one timeout per interval per process rather than two per request.
-    """
-
-    def __init__(self):
-        self.resting_until = 0.0
-
-    def get(self, key):
-        return self.attempt(cache.get, key)
-
-    def set(self, key, value, timeout):
-        self.attempt(cache.set, key, value, timeout)
-
-    def attempt(self, operation, *args):
-        if time.monotonic() < self.resting_until:
-            return None
-        try:
-            return operation(*args)
-        # Any backend's failure, not only Redis's: the cache is an optimisation.
-        except Exception:
-            self.resting_until = time.monotonic() + CACHE_RETRY_SECONDS
-            logger.warning(
-                "The page cache failed; serving pages uncached for %s seconds",
-                CACHE_RETRY_SECONDS,
-                exc_info=True,
-            )
-            return None
 
 
 def keep_read_parameters(request, reads):
@@ -106,7 +81,7 @@ def view_name(request):
 class PublicPageCacheMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
-        self.cache = FailOpenCache()
+        self.cache = FailOpenCache("page cache")
 
     def __call__(self, request):
         if request.path.startswith(

@@ -1,10 +1,12 @@
 from django.conf import settings
 from django.contrib import admin
+from django.contrib.sitemaps import views as sitemap_views
 from django.http import HttpResponse
 from django.urls import include, path
 from django.views.generic import RedirectView, TemplateView
 
 from claims.choices import TYPE_MEANINGS
+from claims.sitemaps import SITEMAPS
 from claims.urls import record_pages
 from ledger import views
 
@@ -31,6 +33,19 @@ urlpatterns = [
         "how-the-evidence-works/",
         TemplateView.as_view(template_name="how_the_evidence_works.html"),
         name="how_it_works",
+    ),
+    path("robots.txt", views.robots_txt, name="robots_txt"),
+    path(
+        "sitemap.xml",
+        sitemap_views.index,
+        {"sitemaps": SITEMAPS, "sitemap_url_name": "sitemap_section"},
+        name="sitemap",
+    ),
+    path(
+        "sitemap-<section>.xml",
+        sitemap_views.sitemap,
+        {"sitemaps": SITEMAPS},
+        name="sitemap_section",
     ),
     path("", include(record_pages)),
     path("", include("claims.urls")),

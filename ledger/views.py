@@ -1,4 +1,6 @@
+from django.conf import settings
 from django.shortcuts import render
+from django.urls import reverse
 
 from claims.models import Claim
 from claims.public_record import episodes_with_counts
@@ -21,4 +23,17 @@ def home(request):
             "people_count": Claim.objects.published().speakers().count(),
             "podcast_count": Podcast.objects.public().count(),
         },
+    )
+
+
+def robots_txt(request):
+    return render(
+        request,
+        "robots.txt",
+        {
+            "sitemap_url": request.build_absolute_uri(reverse("sitemap")),
+            # robots.txt is public: an admin moved to a secret address is not named in it.
+            "admin_path": "/admin/" if settings.ADMIN_URL == "admin/" else "",
+        },
+        content_type="text/plain; charset=utf-8",
     )

@@ -273,10 +273,12 @@ def test_claim_permalink_shows_the_claim_and_its_citation(client):
     assert response.status_code == 200
     assert "Claim 03 of “Testing Carefully”" in text
     assert "“Every outage started with a change that passed its tests.”" in text
+    # The cite box's APA string (claims/citations.py; tests/claims/test_citations.py has the rest).
+    # (the podcast's name is in italics, which visible_text spaces out)
     assert (
-        "Ada Example, “Testing Carefully”, Example Show, 14 March 2026. "
-        "Evidence Ledger, claim 03: http://testserver" + claim.get_absolute_url()
-    ) in text
+        "Example, A. (2026, March 14). Testing Carefully [Podcast episode]. In Example Show" in text
+    )
+    assert "Evidence Ledger (Claim 03). http://testserver" + claim.get_absolute_url() in text
 
 
 def test_claim_permalink_is_the_address_the_urlconf_gives_it(client):

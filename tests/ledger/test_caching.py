@@ -184,7 +184,7 @@ def test_a_parameter_the_page_reads_still_makes_its_own_page(client, claim):
 def test_the_citation_address_carries_no_stray_parameters(client, claim):
     url = claim.get_absolute_url()
     html = client.get(url, {"utm_source": "newsletter"}).content.decode()
-    assert f"http://testserver{url}</p>" in html
+    assert f"http://testserver{url}" in html
     assert "newsletter" not in html
 
 

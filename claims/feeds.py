@@ -1,0 +1,229 @@
+"""Atom feeds of public claims (django.contrib.syndication).
+
+Each feed lists what its page lists, newest episodes first, each entry's id the
+claim's permalink. Conditional GET needs nothing here: every public URL, feeds
+included, is validated against the ledger's version (ledger/caching.py).
+"""
+
+from dataclasses import dataclass
+
+from django.contrib.syndication.views import Feed
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.feedgenerator import Atom1Feed
+from django.utils.text import Truncator
+
+from claims.browse import ClaimSearch
+from claims.models import Claim, ClaimRevision, ClaimStatus, RevisionKind
+from claims.page_meta import CANONICAL_PARAMETERS, canonical_query
+from episodes.models import Episode, Podcast, Speaker
+
+ENTRIES = 50
+SITE = "Evidence Ledger"
+
+
+@dataclass
+class Scope:
+    """What one feed covers: its title, the page it follows, and its entries."""
+
+    title: str
+    subtitle: str
+    link: str
+    feed_url: str
+    items: list
+
+
+class ClaimFeed(Feed):
+    feed_type = Atom1Feed
+    description_template = "claims/feed_claim.html"
+
+    def claims(self, request: HttpRequest, **kwargs) -> tuple[Scope, QuerySet[Claim]]:
+        raise NotImplementedError
+
+    def get_object(self, request, **kwargs):
+        scope, claims = self.claims(request, **kwargs)
+        scope.items = list(claims.for_listing()[:ENTRIES])
+        for claim in scope.items:
+            # Atom wants absolute addresses, and item_author_link() is not given the request.
+            if claim.is_identified:
+                claim.author_url = request.build_absolute_uri(claim.speaker.get_absolute_url())
+        return scope
+
+    def title(self, scope):
+        return scope.title
+
+    def subtitle(self, scope):
+        return scope.subtitle
+
+    def link(self, scope):
+        return scope.link
+
+    def feed_url(self, scope):
+        return scope.feed_url
+
+    def items(self, scope):
+        return scope.items
+
+    def item_title(self, claim):
+        excerpt = Truncator(claim.excerpt).words(12)
+        return f"{claim.voice}: “{excerpt}” ({claim.label} / {claim.type})"
+
+    def item_author_name(self, claim):
+        return claim.voice
+
+    def item_author_link(self, claim):
+        return getattr(claim, "author_url", None)
+
+    def item_pubdate(self, claim):
+        return claim.created_at
+
+    def item_updateddate(self, claim):
+        return claim.updated_at
+
+    def item_categories(self, claim):
+        return (claim.type,)
+
+
+def page_scope(request: HttpRequest, title: str, subtitle: str, link: str) -> Scope:
+    return Scope(f"{SITE}: {title}", subtitle, link, request.get_full_path(), [])
+
+
+class SpeakerFeed(ClaimFeed):
+    def claims(self, request, slug):
+        speaker = get_object_or_404(Speaker, slug=slug)
+        scope = page_scope(
+            request,
+            f"claims by {speaker.name}",
+            f"New published claims by {speaker.name}, newest episodes first.",
+            speaker.get_absolute_url(),
+        )
+        return scope, Claim.objects.published().filter(speaker=speaker).newest_first()
+
+    def get_object(self, request, **kwargs):
+        scope = super().get_object(request, **kwargs)
+        if not scope.items:
+            raise Http404("Only people in the public record have a feed.")
+        return scope
+
+
+class PodcastFeed(ClaimFeed):
+    def claims(self, request, slug):
+        podcast = get_object_or_404(Podcast.objects.public(), slug=slug)
+        scope = page_scope(
+            request,
+            f"claims from {podcast.name}",
+            f"New published claims from episodes of {podcast.name}.",
+            podcast.get_absolute_url(),
+        )
+        return scope, Claim.objects.published().filter(episode__podcast=podcast).newest_first()
+
+
+class EpisodeFeed(ClaimFeed):
+    def claims(self, request, podcast_slug, slug):
+        episode = get_object_or_404(
+            Episode.objects.published().select_related("podcast").defer("transcript"),
+            podcast__slug=podcast_slug,
+            slug=slug,
+        )
+        scope = page_scope(
+            request,
+            f"claims from “{episode.title}”",
+            f"Published claims from “{episode.title}” ({episode.podcast.name}), in ledger order.",
+            episode.get_absolute_url(),
+        )
+        return scope, episode.claims.published().order_by("number")
+
+
+class ClaimBrowserFeed(ClaimFeed):
+    """Any view of the claims browser as a feed: /claims/feed/?q=…&type=… lists the same
+    claims in the same order as /claims/?q=…&type=… (one ClaimSearch answers both);
+    with no filter, the newest claims."""
+
+    def claims(self, request):
+        found = ClaimSearch(request.GET)
+        query = canonical_query(found.params, BROWSER_PARAMETERS)
+        query = f"?{query}" if query else ""
+        scope = Scope(
+            f"{SITE}: {browser_title(found)}",
+            "Published claims, as the claims browser shows them.",
+            reverse("claims:claim_list") + query,
+            reverse("claims:claims_feed") + query,
+            [],
+        )
+        return scope, found.ordered()
+
+
+# The browser's parameters but its page: a feed follows the newest claims of a view.
+BROWSER_PARAMETERS = tuple(
+    name for name in CANONICAL_PARAMETERS["claims:claim_list"] if name != "page"
+)
+
+
+def browser_title(found: ClaimSearch) -> str:
+    """ "claims matching “reward” (prediction, belief) by Ada Example": a view in words."""
+    chosen = found.chosen
+    title = "claims"
+    if found.query.text:
+        title += f" matching “{found.query.text}”"
+    if chosen.get("type"):
+        title += f" ({', '.join(chosen['type'])})"
+    if chosen.get("speaker"):
+        title += f" by {chosen['speaker'].name}"
+    if chosen.get("episode"):
+        title += f" from “{chosen['episode'].title}”"
+    elif chosen.get("podcast"):
+        title += f" from {chosen['podcast'].name}"
+    return title if title != "claims" else "newest claims"
+
+
+class CorrectionsFeed(Feed):
+    """Corrections and retractions of public claims, newest first: one entry per change.
+
+    A retracted claim's words are not repeated here, only the reason.
+    """
+
+    feed_type = Atom1Feed
+    description_template = "claims/feed_correction.html"
+    title = f"{SITE}: corrections and retractions"
+    subtitle = "Every public correction and retraction of a published claim, newest first."
+
+    def link(self):
+        return reverse("home")
+
+    def items(self):
+        return list(
+            ClaimRevision.objects.filter(
+                kind__in=(RevisionKind.CORRECTED, RevisionKind.RETRACTED),
+                claim__in=Claim.objects.on_record(),
+            )
+            .select_related("claim__episode__podcast", "claim__speaker")
+            .defer("claim__episode__transcript", "claim__search_vector", "changes")
+            .order_by("-created_at", "-pk")[:ENTRIES]
+        )
+
+    def item_title(self, revision):
+        claim = revision.claim
+        what = "Retraction of" if revision.kind == RevisionKind.RETRACTED else "Correction to"
+        return f"{what} claim {claim.label} of “{claim.episode.title}”"
+
+    def item_link(self, revision):
+        return revision.claim.get_absolute_url()
+
+    def item_guid(self, revision):
+        return f"{self.item_link(revision)}#revision-{revision.pk}"
+
+    def item_guid_is_permalink(self, revision):
+        return False
+
+    def item_updateddate(self, revision):
+        return revision.created_at
+
+    def item_pubdate(self, revision):
+        return revision.created_at
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["retracted"] = kwargs["item"].claim.status == ClaimStatus.RETRACTED
+        return context

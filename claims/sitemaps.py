@@ -1,0 +1,124 @@
+"""/sitemap.xml: an index over one sitemap per kind of public page.
+
+Each section lists only pages that answer 200 to anyone, through the same gates
+as the pages themselves, and costs a fixed number of queries per page of up to
+50,000 addresses whatever the size of the ledger: a count for the paginator, one
+query for the page of records and, in the index, one for the section's lastmod.
+"""
+
+from django.contrib.sitemaps import Sitemap
+from django.db.models import F, Max, QuerySet
+from django.db.models.functions import Coalesce, Greatest
+from django.urls import reverse
+
+from claims.models import Claim
+from episodes.models import Episode, Podcast, Speaker
+
+# sitemaps.org allows 50,000 addresses per sitemap file.
+URLS_PER_SITEMAP = 50_000
+
+
+class LedgerSitemap(Sitemap):
+    limit = URLS_PER_SITEMAP
+
+    def lastmod(self, item):
+        return item.lastmod
+
+    def get_latest_lastmod(self):
+        # Django's default walks every item; one aggregate is enough.
+        return self.items().order_by().aggregate(latest=Max("lastmod"))["latest"]
+
+
+class PageSitemap(Sitemap):
+    """The site-wide pages and lists; they change with the ledger, so no lastmod."""
+
+    limit = URLS_PER_SITEMAP
+    names = (
+        "home",
+        "episodes:episode_list",
+        "episodes:speaker_list",
+        "episodes:podcast_list",
+        "claims:claim_list",
+        "method",
+        "how_it_works",
+    )
+
+    def items(self):
+        return list(self.names)
+
+    def location(self, item):
+        return reverse(item)
+
+
+class EpisodeSitemap(LedgerSitemap):
+    def items(self) -> QuerySet[Episode]:
+        """Published episodes, each last modified when it or one of its public claims was.
+
+        Ordered by key, so that a page of the sitemap holds the same episodes each time.
+        """
+        latest_claim = Max("claims__updated_at", filter=Claim.public_q(prefix="claims__"))
+        return (
+            Episode.objects.published()
+            .select_related("podcast")
+            .only("slug", "podcast__slug")
+            .annotate(lastmod=Greatest("updated_at", Coalesce(latest_claim, "updated_at")))
+            .order_by("pk")
+        )
+
+
+class SpeakerSitemap(LedgerSitemap):
+    def items(self) -> QuerySet[Speaker]:
+        """Speakers with a public claim (the others have no page), each last modified when
+        one of their public claims was."""
+        return (
+            Speaker.objects.filter(Claim.public_q(prefix="claims__"))
+            .only("slug")
+            .annotate(lastmod=Max("claims__updated_at"))
+            .order_by("pk")
+        )
+
+
+class PodcastSitemap(LedgerSitemap):
+    def items(self) -> QuerySet[Podcast]:
+        return (
+            Podcast.objects.filter(Episode.public_q(prefix="episodes__"))
+            .only("slug")
+            .annotate(lastmod=Max("episodes__updated_at"))
+            .order_by("pk")
+        )
+
+
+class ClaimSitemap(LedgerSitemap):
+    """Published claims' permalinks. Retracted claims keep theirs, but have nothing left
+    to index."""
+
+    def items(self):
+        return (
+            Claim.objects.published()
+            .annotate(lastmod=F("updated_at"))
+            .values("number", "lastmod", "episode__slug", "episode__podcast__slug")
+            .order_by("pk")
+        )
+
+    def location(self, item):
+        # A claim's permalink is its episode's page plus claims/N/ (Claim.get_absolute_url);
+        # reversed once per episode, not once per claim.
+        episodes = self.__dict__.setdefault("_episode_urls", {})
+        key = (item["episode__podcast__slug"], item["episode__slug"])
+        if key not in episodes:
+            episodes[key] = reverse(
+                "episodes:episode_detail", kwargs={"podcast_slug": key[0], "slug": key[1]}
+            )
+        return f"{episodes[key]}claims/{item['number']}/"
+
+    def lastmod(self, item):
+        return item["lastmod"]
+
+
+SITEMAPS = {
+    "pages": PageSitemap,
+    "episodes": EpisodeSitemap,
+    "speakers": SpeakerSitemap,
+    "podcasts": PodcastSitemap,
+    "claims": ClaimSitemap,
+}

@@ -1,0 +1,156 @@
+"""/sitemap.xml and /robots.txt, read as a crawler reads them."""
+
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from lxml import etree
+from protego import Protego
+
+from claims.models import Attribution
+from claims.sitemaps import ClaimSitemap
+from episodes.models import Status
+from tests.factories import make_claim, make_episode, make_ledger, make_podcast, make_speaker
+
+pytestmark = pytest.mark.django_db
+
+SCHEMA = etree.XMLSchema(etree.parse(str(Path(__file__).with_name("sitemap.xsd"))))
+NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+
+
+def valid_xml(response):
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/xml")
+    document = etree.fromstring(response.content)
+    SCHEMA.assertValid(document)
+    return document
+
+
+def local(url):
+    parts = urlsplit(url)
+    return parts.path + (f"?{parts.query}" if parts.query else "")
+
+
+def every_listed_url(client):
+    index = valid_xml(client.get("/sitemap.xml"))
+    urls = []
+    for section in index.xpath("//s:sitemap/s:loc/text()", namespaces=NS):
+        urlset = valid_xml(client.get(local(section)))
+        urls += urlset.xpath("//s:url/s:loc/text()", namespaces=NS)
+    return urls
+
+
+@pytest.fixture
+def ledger():
+    podcast = make_podcast()
+    episode = make_episode(podcast)
+    ada = make_speaker()
+    public = make_claim(episode, ada)
+    make_claim(episode, attribution=Attribution.UNRESOLVED)
+    return podcast, episode, ada, public
+
+
+def test_the_index_lists_a_valid_sitemap_per_section(client, ledger):
+    index = valid_xml(client.get("/sitemap.xml"))
+
+    sections = index.xpath("//s:sitemap/s:loc/text()", namespaces=NS)
+    assert [local(url) for url in sections] == [
+        "/sitemap-pages.xml",
+        "/sitemap-episodes.xml",
+        "/sitemap-speakers.xml",
+        "/sitemap-podcasts.xml",
+        "/sitemap-claims.xml",
+    ]
+    # Every section of records says when it last changed.
+    assert len(index.xpath("//s:sitemap/s:lastmod", namespaces=NS)) == 4
+
+
+def test_every_listed_page_answers(client, ledger):
+    urls = every_listed_url(client)
+
+    podcast, episode, ada, public = ledger
+    for record in (podcast, episode, ada, public):
+        assert f"http://testserver{record.get_absolute_url()}" in urls
+    for url in urls:
+        assert client.get(local(url)).status_code == 200, url
+
+
+def test_drafts_and_retractions_are_absent(client, ledger):
+    podcast, episode, ada, public = ledger
+    draft = make_claim(episode, make_speaker(slug="only-drafts"), status=Status.DRAFT)
+    retracted = make_claim(episode, make_speaker(slug="only-retracted"))
+    retracted.retract("Misattributed.")
+    hidden_podcast = make_podcast(slug="all-drafts")
+    draft_episode = make_episode(hidden_podcast, slug="not-aired-yet", status=Status.DRAFT)
+    make_claim(draft_episode, make_speaker(slug="draft-episode-only"))
+
+    listed = " ".join(every_listed_url(client))
+
+    for absent in (draft, retracted, draft_episode, hidden_podcast):
+        assert absent.get_absolute_url() not in listed
+    for slug in ("only-drafts", "only-retracted", "draft-episode-only"):
+        assert f"/speakers/{slug}/" not in listed
+
+
+def test_a_large_section_is_split_into_pages(client, ledger, monkeypatch):
+    for _ in range(4):
+        make_claim(ledger[1], ledger[2])
+    monkeypatch.setattr(ClaimSitemap, "limit", 2)
+
+    index = valid_xml(client.get("/sitemap.xml"))
+    sections = [local(url) for url in index.xpath("//s:sitemap/s:loc/text()", namespaces=NS)]
+    assert sections[-3:] == [
+        "/sitemap-claims.xml",
+        "/sitemap-claims.xml?p=2",
+        "/sitemap-claims.xml?p=3",
+    ]
+    pages = [valid_xml(client.get(url)) for url in sections[-3:]]
+    counts = [len(page.xpath("//s:url", namespaces=NS)) for page in pages]
+    assert counts == [2, 2, 2]
+
+
+@pytest.mark.parametrize("size", [(2, 3, 2), (8, 12, 5)], ids=["small", "larger"])
+def test_query_counts_stay_constant(client, size, django_assert_num_queries):
+    make_ledger(*size)
+    # the ledger's version (page cache); then per section of records a count for the
+    # paginator and the latest lastmod (the pages section needs neither)
+    with django_assert_num_queries(1 + 4 * 2):
+        client.get("/sitemap.xml")
+    for section in ("episodes", "speakers", "podcasts", "claims"):
+        # the ledger's version; the paginator's count; the page of records
+        with django_assert_num_queries(3):
+            client.get(f"/sitemap-{section}.xml")
+
+
+def test_robots_txt_names_the_sitemap_and_keeps_crawlers_off_filters(client):
+    response = client.get("/robots.txt")
+
+    assert response["Content-Type"] == "text/plain; charset=utf-8"
+    lines = response.content.decode().splitlines()
+    assert "User-agent: *" in lines
+    assert "Disallow: /admin/" in lines
+    assert "Disallow: /claims/?" in lines
+    assert "Sitemap: http://testserver/sitemap.xml" in lines
+
+
+def test_a_crawler_obeying_robots_txt_reads_pages_but_not_filter_combinations(client):
+    robots = Protego.parse(client.get("/robots.txt").content.decode())
+
+    for allowed in ("/", "/claims/", "/claims/feed/", "/episodes/a/b/claims/3/", "/speakers/"):
+        assert robots.can_fetch(f"http://testserver{allowed}", "ExampleBot"), allowed
+    for refused in (
+        "/admin/",
+        "/claims/?type=belief&q=x",
+        "/claims/feed/?type=belief",
+        "/claims/citations.bib?type=belief",
+    ):
+        assert not robots.can_fetch(f"http://testserver{refused}", "ExampleBot"), refused
+    assert list(robots.sitemaps) == ["http://testserver/sitemap.xml"]
+
+
+def test_robots_txt_does_not_reveal_a_moved_admin(client, settings):
+    settings.ADMIN_URL = "back-office-7f3a/"
+
+    text = client.get("/robots.txt").content.decode()
+    assert "back-office" not in text
+    assert "/admin/" not in text
