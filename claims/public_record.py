@@ -59,3 +59,14 @@ def episodes_with_counts(episodes: QuerySet[Episode]) -> QuerySet[Episode]:
         .defer("transcript", "summary")
         .newest_first()
     )
+
+
+def totals() -> dict[str, int]:
+    """The home page's figures: public claims, episodes, people and podcasts (four queries)."""
+    return {
+        "claim_count": Claim.objects.published().count(),
+        "episode_count": Episode.objects.published().count(),
+        # An EXISTS per speaker and podcast, not a count of every claim.
+        "people_count": Claim.objects.published().speakers().count(),
+        "podcast_count": Podcast.objects.public().count(),
+    }

@@ -32,10 +32,19 @@ urlpatterns = [
         TemplateView.as_view(template_name="how_the_evidence_works.html"),
         name="how_it_works",
     ),
+    path("api/", include("claims.api.urls")),
+    path(
+        "developers/",
+        TemplateView.as_view(template_name="developers.html"),
+        name="developers",
+    ),
     path("", include(record_pages)),
     path("", include("claims.urls")),
     path(settings.ADMIN_URL, admin.site.urls),
 ]
+
+# Under /api/ a server error is JSON, like every other API answer.
+handler500 = "claims.api.errors.server_error"
 
 if settings.BENCHMARK_VIEWS:
     # The cheapest page the stack can serve, through the same middleware: the

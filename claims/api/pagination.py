@@ -1,0 +1,144 @@
+"""Paging through the API's lists.
+
+Claims page by cursor: an opaque token naming the last claim of the page, so a
+claim published meanwhile shifts nothing (`newest`, `oldest`). Ranked results
+(`relevance`) page by position among the matches, as ranks themselves move
+when claims are added. Episodes and speakers page by number, like their pages.
+"""
+
+import base64
+import binascii
+import datetime
+import json
+
+from django.core.paginator import InvalidPage, Paginator
+from django.db.models import Q, QuerySet
+from rest_framework.exceptions import NotFound
+from rest_framework.pagination import BasePagination, PageNumberPagination
+from rest_framework.response import Response
+from rest_framework.utils.urls import replace_query_param
+
+from claims.api.errors import InvalidParameters
+from claims.filters import Ordering
+
+DEFAULT_PAGE_SIZE = 20
+MAX_PAGE_SIZE = 100
+
+
+def encode_cursor(position: dict) -> str:
+    return base64.urlsafe_b64encode(json.dumps(position).encode()).decode().rstrip("=")
+
+
+def decode_cursor(token: str, ordering: str) -> dict:
+    """The position a cursor names, checked; InvalidParameters for anything else."""
+    try:
+        position = json.loads(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))
+        if position["o"] != ordering:
+            raise InvalidParameters(
+                {
+                    "cursor": [
+                        f"This cursor pages results shown by {position['o']}, not by "
+                        f"{ordering}: start again without it."
+                    ]
+                }
+            )
+        if ordering == Ordering.RELEVANCE:
+            return {"o": ordering, "p": _whole(position["p"])}
+        air_date, episode_id, number = position["k"]
+        return {
+            "o": ordering,
+            "k": [datetime.date.fromisoformat(air_date), _whole(episode_id), _whole(number)],
+        }
+    except (ValueError, TypeError, KeyError, binascii.Error, AttributeError):
+        raise InvalidParameters(
+            {"cursor": ["This cursor is not valid: use the `next` link of a previous page."]}
+        ) from None
+
+
+def _whole(value) -> int:
+    if type(value) is not int or not 0 <= value < 2**31:
+        raise ValueError(value)
+    return value
+
+
+def after(claims: QuerySet, position: dict) -> QuerySet:
+    """The claims after `position` in the newest or oldest order (see ClaimFilter)."""
+    air_date, episode_id, number = position["k"]
+    beyond = "lt" if position["o"] == Ordering.NEWEST else "gt"
+    return claims.filter(
+        Q(**{f"episode__air_date__{beyond}": air_date})
+        | Q(episode__air_date=air_date, episode_id__gt=episode_id)
+        | Q(episode__air_date=air_date, episode_id=episode_id, number__gt=number)
+    )
+
+
+class ClaimCursorPagination(BasePagination):
+    def paginate(self, claims: QuerySet, ordering: str, page_size: int, cursor: str | None):
+        """One page of `claims` (ordered by `ordering`) after `cursor`: one query."""
+        position = decode_cursor(cursor, ordering) if cursor else None
+        start = 0
+        if position and ordering == Ordering.RELEVANCE:
+            start = position["p"]
+        elif position:
+            claims = after(claims, position)
+        rows = list(claims[start : start + page_size + 1])
+        page, more = rows[:page_size], len(rows) > page_size
+        self.next_position = None
+        if more and ordering == Ordering.RELEVANCE:
+            self.next_position = {"o": ordering, "p": start + page_size}
+        elif more:
+            last = page[-1]
+            key = [last.episode.air_date.isoformat(), last.episode_id, last.number]
+            self.next_position = {"o": ordering, "k": key}
+        return page
+
+    def next_link(self, request) -> str | None:
+        if self.next_position is None:
+            return None
+        url = request.build_absolute_uri()
+        return replace_query_param(url, "cursor", encode_cursor(self.next_position))
+
+    def get_paginated_response(self, data, request, found):
+        return Response(
+            {
+                "count": int(found.count),
+                "count_is_exact": not found.count.capped,
+                "ordering": found.ordering,
+                "next": self.next_link(request),
+                "results": data,
+            }
+        )
+
+    def get_paginated_response_schema(self, schema):
+        return {
+            "type": "object",
+            "required": ["count", "count_is_exact", "ordering", "next", "results"],
+            "properties": {
+                "count": {"type": "integer", "description": "Matching claims, up to 10000."},
+                "count_is_exact": {
+                    "type": "boolean",
+                    "description": "False when more claims match than were counted.",
+                },
+                "ordering": {"type": "string", "enum": [v for v, _ in Ordering.CHOICES]},
+                "next": {"type": "string", "format": "uri", "nullable": True},
+                "results": schema,
+            },
+        }
+
+
+class CountedPagePagination(PageNumberPagination):
+    """Page-number paging that hands the view its page as a queryset slice, so the
+    page's records can be counted in one query (claims.public_record)."""
+
+    page_size = 25
+    page_size_query_param = "page_size"
+    max_page_size = MAX_PAGE_SIZE
+
+    def paginate_queryset(self, queryset, request, view=None):
+        self.request = request
+        paginator = Paginator(queryset, self.get_page_size(request))
+        try:
+            self.page = paginator.page(request.query_params.get(self.page_query_param, 1))
+        except InvalidPage as exc:
+            raise NotFound(f"There is no such page: {exc}.") from None
+        return self.page.object_list

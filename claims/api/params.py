@@ -1,0 +1,92 @@
+"""The query parameters of the API's lists, validated strictly: a bad value is a 400.
+
+The claims list takes the claims browser's own parameters (claims.filters.ClaimFilter),
+described here for the OpenAPI document from the FilterSet itself, so a parameter
+added to the browser appears in the API's documentation too.
+"""
+
+import django_filters
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter
+from rest_framework import serializers
+
+from claims.api.errors import InvalidParameters
+from claims.api.pagination import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE
+from claims.filters import ClaimFilter
+
+PARAMETER_HELP = {
+    "q": 'Full-text search: words, "a phrase", OR between alternatives, -word to exclude.',
+    "type": "One or more claim types (repeat the parameter).",
+    "speaker": "A speaker's slug (identified speakers in the public record).",
+    "podcast": "A podcast's slug.",
+    "episode": "An episode's id.",
+    "attribution": "identified or unresolved.",
+    "aired_from": "Episodes aired on or after this date.",
+    "aired_to": "Episodes aired on or before this date.",
+    "order": "relevance (the default with a search), newest (otherwise) or oldest.",
+}
+
+
+def filter_parameter(name: str, spec: django_filters.Filter) -> OpenApiParameter:
+    """An OpenAPI description of one ClaimFilter parameter."""
+    many = isinstance(spec, django_filters.MultipleChoiceFilter)
+    choices = spec.extra.get("choices")
+    kind = OpenApiTypes.STR
+    if isinstance(spec, django_filters.DateFilter):
+        kind = OpenApiTypes.DATE
+    elif isinstance(spec, django_filters.ModelChoiceFilter) and not spec.extra.get("to_field_name"):
+        kind = OpenApiTypes.INT
+    return OpenApiParameter(
+        name,
+        kind,
+        many=many,
+        explode=True if many else None,
+        enum=[value for value, _label in choices] if choices else None,
+        description=PARAMETER_HELP.get(name, spec.label or ""),
+    )
+
+
+CLAIM_FILTER_PARAMETERS = [
+    filter_parameter(name, spec) for name, spec in ClaimFilter.base_filters.items()
+]
+
+
+class ClaimPageParams(serializers.Serializer):
+    """The claims list's own parameters, beside the browser's."""
+
+    cursor = serializers.CharField(
+        required=False, help_text="Where the page starts: the `next` link of the previous page."
+    )
+    page_size = serializers.IntegerField(
+        required=False, min_value=1, max_value=MAX_PAGE_SIZE, default=DEFAULT_PAGE_SIZE
+    )
+    highlight = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="With a search, add each excerpt with the matched words in <mark>.",
+    )
+
+
+class EpisodeParams(serializers.Serializer):
+    q = serializers.CharField(
+        required=False, max_length=300, help_text="Words that must all appear in the title."
+    )
+    podcast = serializers.SlugField(required=False, help_text="A podcast's slug.")
+    aired_from = serializers.DateField(required=False)
+    aired_to = serializers.DateField(required=False)
+
+
+class SpeakerParams(serializers.Serializer):
+    q = serializers.CharField(
+        required=False, max_length=200, help_text="Words that must all appear in the name."
+    )
+
+
+def validated(params_class, data) -> dict:
+    """The parameters `params_class` reads from `data`, or InvalidParameters."""
+    params = params_class(data=data)
+    if not params.is_valid():
+        raise InvalidParameters(
+            {name: [str(m) for m in msgs] for name, msgs in params.errors.items()}
+        )
+    return params.validated_data
