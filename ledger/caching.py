@@ -57,7 +57,8 @@ class PublicPageCacheMiddleware:
 
     @staticmethod
     def cache_key(etag, request):
-        path = hashlib.sha256(request.get_full_path().encode()).hexdigest()
+        # The whole address, host included: API answers and citations hold absolute links.
+        path = hashlib.sha256(request.build_absolute_uri().encode()).hexdigest()
         return f"page:{etag}:{request.method}:{path}"
 
     @staticmethod

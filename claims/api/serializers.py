@@ -4,21 +4,12 @@ a ready citation. Field lists are the documented, stable shape of API version 1.
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from claims.citations import citation
 from claims.models import Attribution, ClaimType, Verification
 
 
 def permalink(context, record) -> str:
     return context["request"].build_absolute_uri(record.get_absolute_url())
-
-
-def citation(claim, url: str) -> str:
-    """The claim's citation as its page words it ("Cite this claim")."""
-    episode = claim.episode
-    return (
-        f"{claim.voice}, “{episode.title}”, {episode.podcast.name}, "
-        f"{episode.air_date.day} {episode.air_date:%B %Y}. "
-        f"Evidence Ledger, claim {claim.label}: {url}"
-    )
 
 
 class PermalinkField(serializers.Field):

@@ -1,0 +1,178 @@
+"""Every view of the claims as a file: CSV or JSON, all matching published claims.
+
+The claims browser's parameters select the claims (claims.matching), so a
+download holds exactly what the page lists, in the same order, page after page.
+Files are streamed: a constant number of queries, and memory bounded by one
+batch of rows whatever the number of claims.
+
+The columns are stable and documented on /developers/: new ones are added at the
+end, none is renamed or removed within version 1.
+"""
+
+import csv
+import io
+import json
+import math
+from collections.abc import Iterable, Iterator
+from functools import lru_cache
+
+from django.db.models import QuerySet
+from django.http import JsonResponse, QueryDict, StreamingHttpResponse
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+
+from claims.api.throttles import DownloadThrottle
+from claims.citations import citation
+from claims.matching import MatchingClaims
+from claims.models import Claim
+from episodes.models import Episode, Podcast
+
+COLUMNS = (
+    "id",
+    "url",
+    "podcast",
+    "podcast_name",
+    "episode",
+    "episode_title",
+    "air_date",
+    "number",
+    "type",
+    "attribution",
+    "speaker",
+    "speaker_name",
+    "voice",
+    "excerpt",
+    "summary",
+    "timestamp",
+    "moment_url",
+    "verification",
+    "corrections",
+    "original_url",
+    "citation",
+)
+# Rows fetched from the database at a time, and written to the response at a time.
+BATCH = 2000
+# A spreadsheet runs a cell that starts with one of these as a formula.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+FORMATS = {"csv": "text/csv; charset=utf-8", "json": "application/json"}
+
+
+def rows(claims: QuerySet, site: str) -> Iterator[dict]:
+    """One dict per claim, keyed by COLUMNS. `site` is the scheme and host of permalinks."""
+
+    # Claims of one episode come together, so its address is worked out once.
+    @lru_cache(maxsize=256)
+    def episode_url(podcast_slug, episode_slug):
+        return site + reverse(
+            "episodes:episode_detail", kwargs={"podcast_slug": podcast_slug, "slug": episode_slug}
+        )
+
+    for claim in claims.iterator(chunk_size=BATCH):
+        episode, speaker = claim.episode, claim.speaker
+        url = f"{episode_url(episode.podcast.slug, episode.slug)}claims/{claim.number}/"
+        yield {
+            "id": claim.pk,
+            "url": url,
+            "podcast": episode.podcast.slug,
+            "podcast_name": episode.podcast.name,
+            "episode": episode.slug,
+            "episode_title": episode.title,
+            "air_date": episode.air_date.isoformat(),
+            "number": claim.number,
+            "type": claim.type,
+            "attribution": claim.attribution,
+            "speaker": speaker.slug if speaker else None,
+            "speaker_name": speaker.name if speaker else None,
+            "voice": claim.voice,
+            "excerpt": claim.excerpt,
+            "summary": claim.summary,
+            "timestamp": claim.timestamp,
+            "moment_url": claim.moment_url,
+            "verification": claim.verification,
+            "corrections": "\n".join(c["note"] for c in claim.corrections),
+            "original_url": episode.original_url,
+            "citation": citation(claim, url),
+        }
+
+
+def neutralised(value) -> str:
+    """A cell as text that no spreadsheet runs as a formula: a leading ' makes it literal."""
+    if value is None:
+        return ""
+    text = str(value)
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def as_csv(records: Iterable[dict], bom: bool) -> Iterator[str]:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    buffer.write("\ufeff" if bom else "")
+    writer.writerow(COLUMNS)
+    for n, record in enumerate(records, start=1):
+        writer.writerow([neutralised(record[column]) for column in COLUMNS])
+        if n % BATCH == 0:
+            yield buffer.getvalue()
+            buffer.seek(0)
+            buffer.truncate()
+    yield buffer.getvalue()
+
+
+def as_json(records: Iterable[dict]) -> Iterator[str]:
+    yield '{"format": "evidence-ledger-claims", "version": 1, "claims": ['
+    batch = []
+    for n, record in enumerate(records):
+        batch.append(("," if n else "") + json.dumps(record, ensure_ascii=False))
+        if len(batch) == BATCH:
+            yield "".join(batch)
+            batch = []
+    yield "".join(batch) + "]}"
+
+
+def download(request, data: QueryDict, extension: str, name: str):
+    """The response for a download of the claims `data` selects, as `name`.`extension`."""
+    throttle = DownloadThrottle()
+    if not throttle.allow_request(request, None):
+        response = JsonResponse(
+            {"status": 429, "detail": "Too many downloads from your address: try again later."},
+            status=429,
+        )
+        response["Retry-After"] = str(math.ceil(throttle.wait()))
+        return response
+    found = MatchingClaims(data)
+    if found.errors:
+        detail = "Some parameters have values that can't be used."
+        return JsonResponse({"status": 400, "detail": detail, "errors": found.errors}, status=400)
+    records = rows(found.ordered(), request.build_absolute_uri("/")[:-1])
+    body = as_json(records) if extension == "json" else as_csv(records, data.get("bom") == "1")
+    response = StreamingHttpResponse(body, content_type=FORMATS[extension])
+    response["Content-Disposition"] = f'attachment; filename="{name}.{extension}"'
+    return response
+
+
+def within(data: QueryDict, **scope) -> QueryDict:
+    """The reader's parameters, narrowed to one record's claims."""
+    data = data.copy()
+    for name, value in scope.items():
+        data.setlist(name, [str(value)])
+    return data
+
+
+def claims_file(request, extension):
+    return download(request, request.GET, extension, "evidence-ledger-claims")
+
+
+def episode_file(request, podcast_slug, slug, extension):
+    episode = get_object_or_404(Episode.objects.published(), podcast__slug=podcast_slug, slug=slug)
+    data = within(request.GET, episode=episode.pk)
+    return download(request, data, extension, f"{podcast_slug}-{slug}-claims")
+
+
+def speaker_file(request, slug, extension):
+    # Only people in the public record have a page, and so a download.
+    get_object_or_404(Claim.objects.published().speakers(), slug=slug)
+    return download(request, within(request.GET, speaker=slug), extension, f"{slug}-claims")
+
+
+def podcast_file(request, slug, extension):
+    get_object_or_404(Podcast.objects.public(), slug=slug)
+    return download(request, within(request.GET, podcast=slug), extension, f"{slug}-claims")
