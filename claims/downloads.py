@@ -27,29 +27,32 @@ from claims.matching import MatchingClaims
 from claims.models import Claim
 from episodes.models import Episode, Podcast
 
-COLUMNS = (
-    "id",
-    "url",
-    "podcast",
-    "podcast_name",
-    "episode",
-    "episode_title",
-    "air_date",
-    "number",
-    "type",
-    "attribution",
-    "speaker",
-    "speaker_name",
-    "voice",
-    "excerpt",
-    "summary",
-    "timestamp",
-    "moment_url",
-    "verification",
-    "corrections",
-    "original_url",
-    "citation",
-)
+# Each column and what it holds, in file order: shown on /developers/.
+COLUMNS = {
+    "id": "The claim's id, as in the API's claims/{id}/.",
+    "url": "The claim's permalink.",
+    "podcast": "The podcast's slug.",
+    "podcast_name": "The podcast's name.",
+    "episode": "The episode's slug (unique within its podcast).",
+    "episode_title": "The episode's title.",
+    "air_date": "When the episode aired, YYYY-MM-DD.",
+    "number": "The claim's number in its episode's ledger: never reused or shifted.",
+    "type": "evaluation, belief, prediction, recommendation, uncertainty, observation, "
+    "preference, commitment or disagreement.",
+    "attribution": "identified (a speaker) or unresolved (a voice not identified).",
+    "speaker": "The speaker's slug; empty for an unresolved voice.",
+    "speaker_name": "The speaker's name; empty for an unresolved voice.",
+    "voice": "Who said it as readers see it: the speaker's name or the voice's label.",
+    "excerpt": "The exact words, verbatim.",
+    "summary": "The editor's one-line summary, if any.",
+    "timestamp": "Seconds into the episode where the excerpt starts, if known.",
+    "moment_url": "The original episode or its audio opened at that moment, if its host can.",
+    "verification": "found, not_found or no_transcript: the excerpt checked word for word "
+    "against the episode's transcript.",
+    "corrections": "The public notes of corrections to the claim, one per line.",
+    "original_url": "The episode on its publisher's site.",
+    "citation": "A ready citation of the claim.",
+}
 # Rows fetched from the database at a time, and written to the response at a time.
 BATCH = 2000
 # A spreadsheet runs a cell that starts with one of these as a formula.

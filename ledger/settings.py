@@ -260,7 +260,6 @@ SPECTACULAR_SETTINGS = {
     "Human documentation: /developers/.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
-    "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
 }
 

@@ -1,5 +1,7 @@
+from django.conf import settings
 from django.shortcuts import render
 
+from claims.downloads import COLUMNS
 from claims.public_record import episodes_with_counts, totals
 from episodes.models import Episode
 
@@ -15,5 +17,24 @@ def home(request):
                 Episode.objects.published().newest_first()[:RECENT_EPISODES]
             ),
             **totals(),
+        },
+    )
+
+
+def per(rate: str) -> str:
+    """ "120/minute" as a reader says it: "120 per minute"."""
+    number, _, period = rate.partition("/")
+    return f"{number} per {period}"
+
+
+def developers(request):
+    return render(
+        request,
+        "developers.html",
+        {
+            "site": request.build_absolute_uri("/").rstrip("/"),
+            "api_rate": per(settings.API_RATE),
+            "download_rate": per(settings.DOWNLOAD_RATE),
+            "columns": COLUMNS.items(),
         },
     )

@@ -1,5 +1,5 @@
 from django.urls import path, re_path, reverse
-from drf_spectacular.views import SpectacularJSONAPIView, SpectacularRedocView
+from drf_spectacular.views import SpectacularJSONAPIView
 from rest_framework.decorators import api_view, schema
 from rest_framework.response import Response
 
@@ -38,7 +38,7 @@ def version_1(request):
             "stats": link(reverse("api:stats")),
             "schema": link(reverse("api:schema")),
             "documentation": link(reverse("developers")),
-            "reference": link(reverse("api:redoc")),
+            "reference": link(reverse("developers_reference")),
         }
     )
 
@@ -64,7 +64,6 @@ urlpatterns = [
     path("v1/podcasts/", views.PodcastList.as_view(), name="podcast-list"),
     path("v1/stats/", views.Stats.as_view(), name="stats"),
     path("v1/schema/", SpectacularJSONAPIView.as_view(api_version="v1"), name="schema"),
-    path("v1/reference/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
     # Anything else under /api/ is a JSON 404, even with DEBUG on. Only addresses that
     # end in a slash: without one, CommonMiddleware first redirects to add it.
     re_path(r"^.*/$", not_found),
