@@ -18,7 +18,6 @@ from hypothesis import HealthCheck, given, settings
 from openapi_spec_validator import validate
 from schemathesis import checks
 
-from claims.api.throttles import APIThrottle
 from claims.models import Claim
 from ledger.wsgi import application
 
@@ -56,10 +55,9 @@ def wsgi_in_the_test_transaction():
 
 
 @pytest.fixture
-def live_schema(db, monkeypatch, wsgi_in_the_test_transaction):
+def live_schema(db, wsgi_in_the_test_transaction):
     """The demo ledger behind the API, its document read through the application."""
     call_command("load_demo", stdout=io.StringIO())
-    monkeypatch.setattr(APIThrottle, "rate", "100000/minute", raising=False)
     return schemathesis.openapi.from_wsgi("/api/v1/schema/", application)
 
 
