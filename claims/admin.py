@@ -1,5 +1,3 @@
-import uuid
-
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
@@ -14,15 +12,16 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from claims import ledger_io, verbatim
+from claims.history import ClaimChange, stored_state
 from claims.models import Claim, ClaimRevision, ClaimStatus, Verification
 from claims.pagination import CappedPaginator
+from claims.pending import PendingImport
 from episodes.admin import EpisodeAdmin, SpeakerAdmin
 from episodes.models import Episode, Speaker
 
-# The admin keeps an uploaded file between "check" and "import" in the session;
-# bigger files go through `manage.py import_ledger`, which has no such limit.
+# The admin reads an upload whole, twice (check, then import); bigger files go
+# through `manage.py import_ledger`, which has no such limit.
 MAX_ADMIN_IMPORT_BYTES = 5 * 1024 * 1024
-PENDING_IMPORT = "claims:pending-import"
 # Importing writes podcasts, speakers and episodes as well as claims.
 IMPORT_PERMISSIONS = tuple(
     f"{app}.{action}_{model}"
@@ -79,13 +78,12 @@ class ClaimForm(forms.ModelForm):
 
     def clean(self):
         cleaned = super().clean()
-        self.instance.correction_note = cleaned.get("correction_note", "")
         episode = cleaned.get("episode") or getattr(self.instance, "_episode_for_checks", None)
         if episode is None and self.instance.episode_id:
             episode = self.instance.episode
         excerpt = cleaned.get("excerpt")
         if cleaned.get("status") == ClaimStatus.PUBLISHED and episode is not None and excerpt:
-            stored = self.instance.stored_state()
+            stored = stored_state(self.instance)
             going_public = (
                 stored is None
                 or stored["status"] != ClaimStatus.PUBLISHED
@@ -99,6 +97,25 @@ class ClaimForm(forms.ModelForm):
                     "or tick “Publish unverified” to publish it as it is.",
                 )
         return cleaned
+
+    def _post_clean(self):
+        # The model's clean() can't know the correction note; with the instance now
+        # holding the form's values, the rules that need it are checked here.
+        super()._post_clean()
+        change = ClaimChange.of(self.instance, self.cleaned_data.get("correction_note", ""))
+        for name, message in change.problems().items():
+            if name not in self.errors:
+                self.add_error(name if name in self.fields else None, message)
+
+    def save_claim(self, *, changed_by) -> Claim:
+        """Save through the claim's write path, with this form's correction note."""
+        claim = self.instance
+        claim.save(
+            changed_by=changed_by,
+            via="admin",
+            correction_note=self.cleaned_data.get("correction_note", ""),
+        )
+        return claim
 
 
 class ClaimInlineForm(ClaimForm):
@@ -135,6 +152,15 @@ class ClaimInlineFormSet(BaseInlineFormSet):
         # transcript in this same form, not the one stored.
         form.instance._episode_for_checks = self.instance
         return form
+
+    def save_claims(self, *, changed_by) -> None:
+        """Save each changed claim through its write path, and delete the drafts marked."""
+        changed = {id(claim) for claim in self.save(commit=False)}
+        for form in self.forms:
+            if id(form.instance) in changed:
+                form.save_claim(changed_by=changed_by)
+        for claim in self.deleted_objects:
+            claim.delete()
 
     def clean(self):
         super().clean()
@@ -351,7 +377,7 @@ class ClaimAdmin(admin.ModelAdmin):
         return request.user.has_perms(IMPORT_PERMISSIONS)
 
     def save_model(self, request, obj, form, change):
-        obj.save(changed_by=request.user, via="admin")
+        form.save_claim(changed_by=request.user)
 
     def changelist_view(self, request, extra_context=None):
         extra_context = {**(extra_context or {}), "can_import": self.has_import_permission(request)}
@@ -497,6 +523,31 @@ class ClaimAdmin(admin.ModelAdmin):
             },
         )
 
+    def confirm_import(self, request, context):
+        """Import the upload the editor checked, or drop it if they cancel."""
+        pending = PendingImport.find(
+            request.user, request.POST["token"], request.POST.get("name", "")
+        )
+        if pending is None:
+            self.message_user(
+                request,
+                "That import is no longer waiting: upload the file again.",
+                level=messages.WARNING,
+            )
+            return redirect("admin:claims_claim_import")
+        content = pending.read()
+        pending.discard()
+        if "cancel" in request.POST:
+            self.message_user(request, f"Nothing was imported from {pending.name}.")
+            return redirect("admin:claims_claim_changelist")
+        report = ledger_io.import_ledger(content, pending.name, changed_by=request.user)
+        if report.ok:
+            self.message_user(request, f"Imported {pending.name}. {report.summary()}")
+            return redirect("admin:claims_claim_changelist")
+        # The ledger changed between the check and the confirmation.
+        context.update(form=ImportForm(), report=report, file_name=pending.name)
+        return TemplateResponse(request, "admin/claims/claim/import.html", context)
+
     def import_view(self, request):
         """Upload a file, read the report, confirm: the same import as `manage.py import_ledger`."""
         if not self.has_import_permission(request):
@@ -507,25 +558,7 @@ class ClaimAdmin(admin.ModelAdmin):
             "opts": self.model._meta,
         }
         if request.method == "POST" and "token" in request.POST:
-            pending = request.session.get(PENDING_IMPORT)
-            if not pending or pending["token"] != request.POST["token"]:
-                self.message_user(
-                    request,
-                    "That import is no longer waiting: upload the file again.",
-                    level=messages.WARNING,
-                )
-                return redirect("admin:claims_claim_import")
-            report = ledger_io.import_ledger(
-                pending["content"].encode("utf-8"), pending["name"], changed_by=request.user
-            )
-            if report.ok:
-                del request.session[PENDING_IMPORT]
-                self.message_user(request, f"Imported {pending['name']}. {report.summary()}")
-                return redirect("admin:claims_claim_changelist")
-            # The ledger changed between the check and the confirmation.
-            context.update(form=ImportForm(), report=report, file_name=pending["name"])
-            return TemplateResponse(request, "admin/claims/claim/import.html", context)
-
+            return self.confirm_import(request, context)
         form = ImportForm(request.POST or None, request.FILES or None)
         if request.method == "POST" and form.is_valid():
             upload = form.cleaned_data["file"]
@@ -533,13 +566,7 @@ class ClaimAdmin(admin.ModelAdmin):
             report = ledger_io.import_ledger(content, upload.name, dry_run=True)
             context.update(report=report, file_name=upload.name)
             if report.ok:
-                token = uuid.uuid4().hex
-                request.session[PENDING_IMPORT] = {
-                    "token": token,
-                    "name": upload.name,
-                    "content": content.decode("utf-8-sig"),
-                }
-                context["token"] = token
+                context["pending"] = PendingImport.keep(request.user, upload.name, content)
                 form = ImportForm()
         context["form"] = form
         return TemplateResponse(request, "admin/claims/claim/import.html", context)
@@ -574,10 +601,7 @@ class EpisodeWithClaimsAdmin(EpisodeAdmin):
         if formset.model is not Claim:
             return super().save_formset(request, form, formset, change)
         # Each claim's history records who changed it.
-        for claim in formset.save(commit=False):
-            claim.save(changed_by=request.user, via="admin")
-        for claim in formset.deleted_objects:
-            claim.delete()
+        formset.save_claims(changed_by=request.user)
         return None
 
     @admin.display(description="claims", ordering="claim_total")

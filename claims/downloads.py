@@ -1,6 +1,6 @@
 """Every view of the claims as a file: CSV or JSON, all matching published claims.
 
-The claims browser's parameters select the claims (claims.matching), so a
+The claims browser's search object selects the claims (claims.browse), so a
 download holds exactly what the page lists, in the same order, page after page.
 Files are streamed: a constant number of queries, and memory bounded by one
 batch of rows whatever the number of claims.
@@ -21,9 +21,10 @@ from django.http import JsonResponse, QueryDict, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 
+from claims.api.errors import InvalidParameters
+from claims.api.params import claim_search
 from claims.api.throttles import DownloadThrottle
 from claims.citations import citation
-from claims.matching import MatchingClaims
 from claims.models import Claim
 from episodes.models import Episode, Podcast
 
@@ -141,10 +142,12 @@ def download(request, data: QueryDict, extension: str, name: str):
         )
         response["Retry-After"] = str(math.ceil(throttle.wait()))
         return response
-    found = MatchingClaims(data)
-    if found.errors:
-        detail = "Some parameters have values that can't be used."
-        return JsonResponse({"status": 400, "detail": detail, "errors": found.errors}, status=400)
+    try:
+        found = claim_search(data)
+    except InvalidParameters as refused:
+        return JsonResponse(
+            {"status": 400, "detail": str(refused.detail), "errors": refused.errors}, status=400
+        )
     records = rows(found.ordered(), request.build_absolute_uri("/")[:-1])
     body = as_json(records) if extension == "json" else as_csv(records, data.get("bom") == "1")
     response = StreamingHttpResponse(body, content_type=FORMATS[extension])

@@ -1,8 +1,8 @@
 """The claims browser's counts: how many claims match, and how many each choice would show.
 
-Counting is the expensive part of a page at a million claims: a phrase in 3% of
-them has its matches scattered over 26 000 table pages. So the counts are taken
-in as few passes as possible, each over a bounded sample:
+Counting is the expensive part of a page at a million claims: the matches of a
+phrase lie scattered over the whole table. So the counts are taken in as few
+passes as possible, each over a bounded sample:
 
 - every facet whose own filter is not in use counts the same claims as the page
   does, so one query counts the matches (up to the cap) and all those facets;
@@ -55,6 +55,8 @@ class Tally:
     sampled: bool = False
 
     def for_template(self, chosen_types, speaker_facet_size):
+        """Types as (type, count, chosen) in the order types are defined, with every
+        chosen type; the other facets as (value, label, count), largest first."""
         by_type = {row[0]: row[-1] for row in self.facets["type"]}
         return {
             "sampled": self.sampled,
@@ -65,23 +67,26 @@ class Tally:
             ],
             "speaker": self.facets["speaker"][:speaker_facet_size],
             "podcast": self.facets["podcast"],
-            "attribution": self.facets["attribution"],
+            "attribution": [(value, value, count) for value, count in self.facets["attribution"]],
         }
 
 
-def tally(filters, cap, sample):
-    """Count the claims `filters` shows (an Exactly, or AtLeast(cap)) and every facet."""
-    chosen = filters.form.cleaned_data
+def tally(search, cap, sample):
+    """Count the claims a ClaimSearch shows (an Exactly, or AtLeast(cap)) and every facet.
+
+    `search.without(name)` gives the claims every filter but `name` allows.
+    """
+    chosen = search.chosen
     in_use = [name for name in FACETS if chosen.get(name)]
     result = Tally()
     count, result.facets = _pass(
-        filters.without(None), [name for name in FACETS if name not in in_use], cap, sample
+        search.without(None), [name for name in FACETS if name not in in_use], cap, sample
     )
     result.count = AtLeast(cap) if count > cap else Exactly(count)
     # A facet counted a sample when its pass found more matches than the sample holds.
     result.sampled = count > sample
     for name in in_use:
-        claims = filters.without(name)
+        claims = search.without(name)
         if FACETS[name].condition:
             # Only claims it can count, so that its sample is all countable claims.
             column, value = FACETS[name].condition

@@ -1,171 +1,29 @@
 import datetime
-from dataclasses import dataclass
 
-from django.conf import settings
 from django.contrib.postgres.search import SearchVectorField
-from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.db.models import Exists, F, Func, OuterRef, Q, Value
 from django.db.models.functions import Length
-from django.urls import reverse
 from django.utils import timezone
-from django.utils.text import get_text_list
 
 from claims import moments, verbatim
+from claims.choices import (
+    DEFAULT_UNRESOLVED_LABEL,
+    Attribution,
+    ClaimStatus,
+    ClaimType,
+    Verification,
+)
+from claims.history import (
+    DERIVED_FIELDS,
+    ClaimChange,
+    ClaimRevision,
+    Correction,
+    RevisionKind,
+)
 from episodes.models import Episode, Speaker, Status, protect_published
 from ledger.models import RecordQuerySet
-
-
-class ClaimType(models.TextChoices):
-    EVALUATION = "evaluation"
-    BELIEF = "belief"
-    PREDICTION = "prediction"
-    RECOMMENDATION = "recommendation"
-    UNCERTAINTY = "uncertainty"
-    OBSERVATION = "observation"
-    PREFERENCE = "preference"
-    COMMITMENT = "commitment"
-    DISAGREEMENT = "disagreement"
-
-
-TYPE_MEANINGS = {
-    ClaimType.EVALUATION: "A judgement of how good, bad, important or true something is.",
-    ClaimType.BELIEF: "Something the speaker holds to be so, stated as their view.",
-    ClaimType.PREDICTION: "A statement about what will happen.",
-    ClaimType.RECOMMENDATION: "Advice: what someone should do or use.",
-    ClaimType.UNCERTAINTY: "An open question or an admitted doubt.",
-    ClaimType.OBSERVATION: "A report of something the speaker saw, measured or experienced.",
-    ClaimType.PREFERENCE: "What the speaker likes or would choose.",
-    ClaimType.COMMITMENT: "Something the speaker says they or their organisation will do.",
-    ClaimType.DISAGREEMENT: "A statement that contradicts another person or a common view.",
-}
-
-
-class Attribution(models.TextChoices):
-    IDENTIFIED = "identified", "Identified speaker"
-    UNRESOLVED = "unresolved", "Unresolved voice"
-
-
-DEFAULT_UNRESOLVED_LABEL = "Unresolved voice"
-
-
-class ClaimStatus(models.TextChoices):
-    """An episode is a draft or published; a published claim may also be retracted."""
-
-    DRAFT = Status.DRAFT.value, Status.DRAFT.label
-    PUBLISHED = Status.PUBLISHED.value, Status.PUBLISHED.label
-    RETRACTED = "retracted", "Retracted"
-
-
-class Verification(models.TextChoices):
-    FOUND = "found", "Found in the transcript"
-    NOT_FOUND = "not_found", "Not found in the transcript"
-    NO_TRANSCRIPT = "no_transcript", "No transcript to check"
-
-
-# What a claim's history records. Relations are kept by id and shown by name.
-TRACKED_FIELDS = (
-    "episode",
-    "number",
-    "type",
-    "excerpt",
-    "summary",
-    "attribution",
-    "speaker",
-    "unresolved_label",
-    "timestamp",
-    "status",
-    "retraction_reason",
-)
-# Once a claim is public, changing what it says or who said it is a correction,
-# made in the open: it needs a note, and readers see the note.
-CORRECTED_FIELDS = ("excerpt", "type", "attribution", "speaker", "unresolved_label")
-# A claim's permalink is made of these; once public they never change.
-PERMALINK_FIELDS = ("episode", "number")
-# Relations, which a claim's state holds by id and its history by name.
-RELATIONS = ("episode", "speaker")
-
-
-def field_words(names):
-    """ "excerpt and unresolved label": fields as a sentence names them."""
-    return get_text_list([name.replace("_", " ") for name in names], "and")
-
-
-def changed_fields(before, after):
-    """The tracked fields that differ between two states (see Claim.tracked_state)."""
-    return [name for name in TRACKED_FIELDS if before[name] != after[name]]
-
-
-def describe_changes(before, after):
-    """{field: [before, after]} for a revision, relations by name. `before` None: a new claim."""
-    if before is None:
-        return {
-            name: [None, after["names"].get(name, after[name])]
-            for name in TRACKED_FIELDS
-            if after[name] not in (None, "")
-        }
-    return {
-        name: [before["names"].get(name, before[name]), after["names"].get(name, after[name])]
-        for name in changed_fields(before, after)
-    }
-
-
-def record_problems(label, before, after, correction_note):
-    """Why a change may not be made to the public record, as {field: message}.
-
-    The rules live here, not in a form, so the admin, the importer and code in a
-    shell all meet the same ones. `before` is None for a new claim; `label` is
-    its number as the ledger writes it ("07"), or None when not known yet.
-    """
-    if before is not None:
-        label = f"{before['number']:02d}"  # the number readers know it by
-    claim = f"Claim {label}" if label else "This claim"
-    was = before["status"] if before else None
-    now = after["status"]
-    if was in (None, ClaimStatus.DRAFT):
-        if now == ClaimStatus.RETRACTED:
-            return {"status": "Only a published claim can be retracted: delete a draft instead."}
-        return {}
-    changed = changed_fields(before, after)
-    if was == ClaimStatus.RETRACTED:
-        if changed:
-            return {
-                NON_FIELD_ERRORS: f"{claim} was retracted: it is kept as it was and "
-                "cannot be changed."
-            }
-        return {}
-    problems = {}
-    for name in PERMALINK_FIELDS:
-        if name in changed:
-            problems[name] = (
-                f"{claim} is published: its {name} is part of its permalink and never "
-                "changes. Retract it and add a new claim instead."
-            )
-    if now == ClaimStatus.RETRACTED and set(changed) - {"status", "retraction_reason"}:
-        problems[NON_FIELD_ERRORS] = (
-            f"{claim} is retracted as it stands: save other changes first, or leave them."
-        )
-    corrected = [name for name in CORRECTED_FIELDS if name in changed]
-    if corrected and not correction_note.strip():
-        words = field_words(corrected)
-        problems["correction_note"] = (
-            f"{claim} is published: a change to its {words} is a correction. "
-            "Say what was wrong in a correction note; readers will see it with the claim."
-        )
-    return problems
-
-
-@dataclass(frozen=True)
-class Correction:
-    """A correction as readers see it (from Claim.corrections)."""
-
-    at: datetime.datetime
-    note: str
-    fields: tuple[str, ...]
-
-    @property
-    def what(self):
-        return field_words(self.fields)
 
 
 class ClaimQuerySet(RecordQuerySet):
@@ -411,58 +269,34 @@ class Claim(models.Model):
     def __str__(self):
         return f"{self.number:02d} / {self.type} — {self.episode}"
 
-    # Set by whoever corrects a published claim, before save(); see record_problems().
-    correction_note = ""
     # The excerpt with the searched words marked, set by claims.search.highlight() on a
     # page of results. A default, not a missing attribute: the claim card asks for it on
     # every page, and a template's failed lookup is costly.
     highlighted = None
-    # The claim as stored, read once per save (stored_state()).
+    # The claim as stored, read once per save (history.stored_state()).
     _stored = None
 
-    def save(self, *args, changed_by=None, via="", **kwargs):
+    def save(self, *args, changed_by=None, via="", correction_note="", **kwargs):
         """Save, and keep the change in the claim's history.
 
         `changed_by` (a user) and `via` ("admin", "import of ledger.csv") say who
-        and how. Refuses, with a ValidationError, a change the public record
-        forbids (record_problems): no caller gets round the rules by skipping clean().
+        and how; `correction_note` says what was wrong, when a published claim's
+        words, type or speaker change. Refuses, with a ValidationError, a change the
+        public record forbids (ClaimChange.problems): no caller gets round the rules
+        by skipping clean().
         """
-        before = self.stored_state()
-        after = self.tracked_state()
-        problems = record_problems(self.label, before, after, self.correction_note)
-        if problems:
-            raise ValidationError(problems)
-        changes = describe_changes(before, after)
-        kind = revision_kind(before, after, self.correction_note) if changes else None
-        if kind == RevisionKind.CORRECTED:
-            self.corrections = [
-                *self.corrections,
-                correction_entry(changes, self.correction_note, timezone.now()),
-            ]
-        if kind == RevisionKind.RETRACTED and self.retracted_at is None:
-            self.retracted_at = timezone.now()
+        change = ClaimChange.of(self, correction_note)
+        change.check()
+        change.apply(self, timezone.now())
         self.refresh_derived_fields()
         if kwargs.get("update_fields") is not None:
-            kwargs["update_fields"] = {
-                *kwargs["update_fields"],
-                "search_context",
-                "verification",
-                "corrections",
-                "retracted_at",
-            }
+            kwargs["update_fields"] = {*kwargs["update_fields"], *DERIVED_FIELDS}
         with transaction.atomic(using=kwargs.get("using")):
             super().save(*args, **kwargs)
-            if changes:
-                ClaimRevision.objects.create(
-                    claim=self,
-                    kind=kind,
-                    changes=changes,
-                    note=revision_note(kind, self),
-                    changed_by=changed_by,
-                    via=via,
-                )
-        self._stored = after
-        self.correction_note = ""
+            revision = change.revision(self, changed_by=changed_by, via=via)
+            if revision is not None:
+                revision.save()
+        self._stored = change.after
 
     def get_absolute_url(self):
         # The permalink nests under its episode's page (see claims/urls.py): built on
@@ -486,47 +320,6 @@ class Claim(models.Model):
         """What search and the verbatim check need, recomputed from the claim and its episode."""
         self.search_context = self.compose_search_context()
         self.verification = verbatim.check(self.excerpt, self.episode.transcript)
-
-    def tracked_state(self):
-        """The fields its history tracks, relations by id, with their names for display."""
-        state = {name: getattr(self, name) for name in TRACKED_FIELDS if name not in RELATIONS}
-        state["episode"] = self.episode_id
-        state["speaker"] = self.speaker_id
-        state["names"] = {
-            "episode": self.episode.title if self.episode_id else None,
-            "speaker": self.speaker.name if self.speaker_id else None,
-        }
-        return state
-
-    def stored_state(self):
-        """tracked_state() of the claim as the database holds it; None for a new claim.
-
-        One query, remembered until the next save or refresh_from_db().
-        """
-        if self._state.adding or self.pk is None:
-            return None
-        if self._stored is None:
-            plain = [name for name in TRACKED_FIELDS if name not in RELATIONS]
-            row = (
-                Claim.objects.filter(pk=self.pk)
-                .values(
-                    *plain,
-                    episode_key=F("episode_id"),
-                    speaker_key=F("speaker_id"),
-                    episode_title=F("episode__title"),
-                    speaker_name=F("speaker__name"),
-                )
-                .first()
-            )
-            if row is None:
-                return None
-            self._stored = {
-                **{name: row[name] for name in plain},
-                "episode": row["episode_key"],
-                "speaker": row["speaker_key"],
-                "names": {"episode": row["episode_title"], "speaker": row["speaker_name"]},
-            }
-        return self._stored
 
     def retract(self, reason, *, changed_by=None, via=""):
         """Take a published claim off the record, keeping its number and permalink."""
@@ -604,87 +397,8 @@ class Claim(models.Model):
             errors["speaker"] = "An unresolved voice has no speaker: choose 'Identified speaker'."
         if not self.excerpt.strip():
             errors["excerpt"] = "The excerpt is the claim: paste the exact words."
-        problems = record_problems(
-            self.label, self.stored_state(), self.tracked_state(), self.correction_note
-        )
+        # The correction note comes with save(): a form checks it then (ClaimForm).
+        problems = ClaimChange.of(self, correction_note=None).problems()
         errors = {**problems, **errors}
         if errors:
             raise ValidationError(errors)
-
-
-class RevisionKind(models.TextChoices):
-    CREATED = "created", "Created"
-    EDITED = "edited", "Edited"
-    CORRECTED = "corrected", "Corrected"
-    RETRACTED = "retracted", "Retracted"
-
-
-def revision_kind(before, after, correction_note):
-    if before is None:
-        return RevisionKind.CREATED
-    if after["status"] == ClaimStatus.RETRACTED:
-        return RevisionKind.RETRACTED
-    if before["status"] == ClaimStatus.PUBLISHED and correction_note.strip():
-        return RevisionKind.CORRECTED
-    return RevisionKind.EDITED
-
-
-def revision_note(kind, claim):
-    if kind == RevisionKind.RETRACTED:
-        return claim.retraction_reason
-    return claim.correction_note.strip()
-
-
-def correction_entry(changes, note, at):
-    """One entry of Claim.corrections: what readers are told about a correction."""
-    fields = [name for name in changes if name != "status"]
-    return {"at": at.isoformat(), "note": note.strip(), "fields": fields}
-
-
-class ClaimRevision(models.Model):
-    """One change to a claim: who, when, how, what changed, and the editor's note."""
-
-    claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="revisions")
-    kind = models.CharField(max_length=10, choices=RevisionKind.choices)
-    changes = models.JSONField(
-        default=dict, help_text="What changed: {field: [before, after]}, people by name."
-    )
-    note = models.TextField(
-        blank=True, help_text="The correction note or the retraction reason, if any."
-    )
-    changed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="claim_revisions",
-    )
-    via = models.CharField(
-        max_length=200, blank=True, help_text='How: "admin", "import of ledger.csv", …'
-    )
-    created_at = models.DateTimeField(default=timezone.now)
-
-    class Meta:
-        ordering = ("-created_at", "-pk")
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(kind__in=RevisionKind.values), name="claim_revision_kind_valid"
-            ),
-            models.CheckConstraint(
-                condition=~Q(kind__in=(RevisionKind.CORRECTED, RevisionKind.RETRACTED))
-                | ~Q(note=""),
-                name="claim_revision_correction_has_note",
-            ),
-        ]
-        indexes = [
-            # A claim's history in the admin: its revisions, newest first.
-            models.Index(fields=("claim", "-created_at"), name="claim_revision_history"),
-        ]
-
-    def __str__(self):
-        return (
-            f"{self.get_kind_display()} claim {self.claim.label}, {self.created_at:%Y-%m-%d %H:%M}"
-        )
-
-    def get_absolute_url(self):
-        return reverse("admin:claims_claim_change", args=[self.claim_id])

@@ -2,6 +2,8 @@
 
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+from episodes.web import is_web_url
+
 YOUTUBE_HOSTS = {"youtube.com", "www.youtube.com", "m.youtube.com", "music.youtube.com", "youtu.be"}
 VIMEO_HOSTS = {"vimeo.com", "www.vimeo.com"}
 
@@ -9,10 +11,13 @@ VIMEO_HOSTS = {"vimeo.com", "www.vimeo.com"}
 def moment_url(original_url, audio_url, seconds):
     """The original episode (YouTube, Vimeo) or its audio file, starting at `seconds`.
 
-    None when neither can be opened at a moment: most podcast pages can't.
+    None when neither can be opened at a moment (most podcast pages can't), and
+    for any address that is not http(s).
     """
     if seconds is None:
         return None
+    original_url = original_url if is_web_url(original_url or "") else ""
+    audio_url = audio_url if is_web_url(audio_url or "") else ""
     original = urlsplit(original_url or "")
     host = original.hostname or ""
     if host in YOUTUBE_HOSTS:

@@ -13,13 +13,16 @@ from dataclasses import dataclass, field
 
 from django.contrib.postgres.search import SearchHeadline, SearchQuery, SearchRank
 from django.db import connections
-from django.db.models import F
+from django.db.models import BooleanField, F, FloatField, IntegerField
+from django.db.models.expressions import RawSQL
+from django.db.models.sql.constants import INNER
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
 MAX_QUERY_LENGTH = 300
 SEARCH_CONFIG = "english"
 MARK_START, MARK_STOP = "\x02", "\x03"
+FTS_TABLE = "claims_claim_fts"
 
 # PostgreSQL's English stop words (the Snowball list): websearch_to_tsquery drops
 # them, so the SQLite translation drops them too.
@@ -125,21 +128,22 @@ def search(claims, query, ranked=True):
         # Only a join with the FTS table can rank, and the join makes SQLite read and
         # sort every match before it can show them by air date. As a set of ids,
         # SQLite walks the episodes in the order asked and stops at the page; the
-        # unary + keeps it from starting from the ids instead (a word in 62% of a
-        # million claims, newest first: 693 -> 93 ms).
-        return claims.extra(
-            where=[
-                "+claims_claim.id IN "
-                "(SELECT rowid FROM claims_claim_fts WHERE claims_claim_fts MATCH %s)"
-            ],
-            params=[query.as_fts5()],
+        # unary + keeps it from starting from the ids instead.
+        return claims.filter(
+            RawSQL(
+                f"+claims_claim.id IN (SELECT rowid FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH %s)",
+                [query.as_fts5()],
+                output_field=BooleanField(),
+            )
         )
-    return claims.extra(
-        tables=["claims_claim_fts"],
-        where=["claims_claim_fts.rowid = claims_claim.id", "claims_claim_fts MATCH %s"],
-        params=[query.as_fts5()],
-        # bm25 weights: the excerpt counts more than the speaker, summary and title.
-        select={"rank": "-bm25(claims_claim_fts, 10.0, 3.0)", "match_id": "claims_claim_fts.rowid"},
+    return (
+        _joined_to_index(claims)
+        .filter(RawSQL(f"{FTS_TABLE} MATCH %s", [query.as_fts5()], output_field=BooleanField()))
+        .annotate(
+            # bm25 weights: the excerpt counts more than the speaker, summary and title.
+            rank=RawSQL(f"-bm25({FTS_TABLE}, 10.0, 3.0)", [], output_field=FloatField()),
+            match_id=RawSQL(f"{FTS_TABLE}.rowid", [], output_field=IntegerField()),
+        )
     )
 
 
@@ -148,12 +152,68 @@ def newest_added_first(claims):
 
     A SQLite search orders by its FTS5 rowid (the claim's id) instead: FTS5 hands
     over its matches in that order and stops at the LIMIT, where an order by
-    claims_claim.id sorts every match first (754 -> 8 ms for the 10 001 newest
-    matches of a word in 62% of a million claims).
+    claims_claim.id sorts every match first.
     """
-    if "match_id" in claims.query.extra_select:
+    if "match_id" in claims.query.annotations:
         return claims.order_by("-match_id")
     return claims.order_by("-pk")
+
+
+class _IndexJoin:
+    """`INNER JOIN claims_claim_fts ON claims_claim_fts.rowid = claims_claim.id`.
+
+    Ranking needs the FTS5 table joined, not asked in a subquery: bm25() scores a
+    row only inside the FTS5 query that matched it, and a subquery per claim would
+    count every term's matches again for each claim. Django joins only along
+    relations, so this is an entry of the kind `Query.alias_map` holds (see
+    django.db.models.sql.datastructures.Join), added once by _joined_to_index().
+    """
+
+    table_name = FTS_TABLE
+    nullable = False
+    filtered_relation = None
+
+    def __init__(self, parent_alias, table_alias=None, join_type=INNER):
+        self.parent_alias = parent_alias
+        self.table_alias = table_alias
+        self.join_type = join_type
+
+    def as_sql(self, compiler, connection):
+        quote = compiler.quote_name_unless_alias
+        alias = "" if self.table_alias == self.table_name else f" {self.table_alias}"
+        return (
+            f"{self.join_type} {quote(self.table_name)}{alias} "
+            f"ON ({quote(self.table_alias)}.rowid = {quote(self.parent_alias)}.id)",
+            [],
+        )
+
+    def relabeled_clone(self, change_map):
+        return _IndexJoin(
+            change_map.get(self.parent_alias, self.parent_alias),
+            change_map.get(self.table_alias, self.table_alias),
+            self.join_type,
+        )
+
+    @property
+    def identity(self):
+        return _IndexJoin, self.parent_alias
+
+    def __eq__(self, other):
+        return isinstance(other, _IndexJoin) and self.identity == other.identity
+
+    def __hash__(self):
+        return hash(self.identity)
+
+    def demote(self):
+        return self  # always INNER
+
+    promote = demote
+
+
+def _joined_to_index(claims):
+    claims = claims.all()
+    claims.query.join(_IndexJoin(claims.query.get_initial_alias()))
+    return claims
 
 
 def highlight(claims, query):

@@ -11,6 +11,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from claims.choices import Verification
+
 # Typographic variants, mapped to the plain character a keyboard types.
 _TYPOGRAPHY = str.maketrans(
     {
@@ -42,8 +44,6 @@ def normalised_transcript(transcript):
 
 def check(excerpt, transcript):
     """The Verification for `excerpt` against `transcript` (either may be empty)."""
-    from claims.models import Verification
-
     if not transcript.strip():
         return Verification.NO_TRANSCRIPT
     words = normalise(excerpt)

@@ -1,9 +1,12 @@
+from functools import reduce
+from operator import and_, or_
+
 from django.core.exceptions import ValidationError
-from django.core.validators import URLValidator
 from django.db import models
 from django.db.models import Count, Exists, OuterRef, Q
 from django.urls import reverse
 
+from episodes.web import is_web_url, validate_web_url, web_url_or_blank
 from ledger.models import RecordQuerySet
 
 
@@ -103,13 +106,25 @@ class Podcast(models.Model):
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=200, unique=True, help_text="Used in this podcast's URLs.")
     description = models.TextField(blank=True)
-    website_url = models.URLField("website", max_length=500, blank=True)
-    feed_url = models.URLField("feed URL", max_length=500, blank=True)
+    website_url = models.URLField(
+        "website", max_length=500, blank=True, validators=[validate_web_url]
+    )
+    feed_url = models.URLField(
+        "feed URL", max_length=500, blank=True, validators=[validate_web_url]
+    )
 
     objects = PodcastQuerySet.as_manager()
 
     class Meta:
         ordering = ("name",)
+        constraints = [
+            models.CheckConstraint(
+                condition=web_url_or_blank("website_url"), name="podcast_website_is_web_url"
+            ),
+            models.CheckConstraint(
+                condition=web_url_or_blank("feed_url"), name="podcast_feed_is_web_url"
+            ),
+        ]
 
     def __str__(self):
         return self.name
@@ -119,7 +134,12 @@ class Podcast(models.Model):
 
 
 class SpeakerQuerySet(RecordQuerySet):
-    pass
+    def named_like(self, words: list[str]) -> "SpeakerQuerySet":
+        """Speakers whose name holds any of `words`, in any case (a trigram index
+        serves it on PostgreSQL: claims/search_index.py)."""
+        if not words:
+            return self.none()
+        return self.filter(reduce(or_, (Q(name__icontains=word) for word in words)))
 
 
 class Speaker(RemembersLoadedValues):
@@ -148,13 +168,17 @@ class Speaker(RemembersLoadedValues):
 
     @property
     def link_list(self):
+        """The links a page may show: http(s) addresses only, whatever was stored."""
+        return [line for line in self.written_links if is_web_url(line)]
+
+    @property
+    def written_links(self):
         return [line.strip() for line in self.links.splitlines() if line.strip()]
 
     def clean(self):
-        validate = URLValidator(schemes=("http", "https"))
-        for link in self.link_list:
+        for link in self.written_links:
             try:
-                validate(link)
+                validate_web_url(link)
             except ValidationError:
                 raise ValidationError({"links": f"“{link}” is not a web address."}) from None
 
@@ -167,6 +191,13 @@ class EpisodeQuerySet(RecordQuerySet):
         # Explicit: Meta.ordering is dropped from queries that aggregate.
         return self.order_by("-air_date", "title", "pk")
 
+    def titled_like(self, words: list[str]) -> "EpisodeQuerySet":
+        """Episodes whose title holds every one of `words`, in any case (a trigram
+        index serves it on PostgreSQL: claims/search_index.py)."""
+        if not words:
+            return self.none()
+        return self.filter(reduce(and_, (Q(title__icontains=word) for word in words)))
+
 
 class Episode(RemembersLoadedValues):
     podcast = models.ForeignKey(
@@ -176,9 +207,14 @@ class Episode(RemembersLoadedValues):
     slug = models.SlugField(max_length=200, help_text="Unique within the podcast.")
     air_date = models.DateField()
     original_url = models.URLField(
-        "original episode URL", max_length=500, help_text="The episode on its publisher's site."
+        "original episode URL",
+        max_length=500,
+        validators=[validate_web_url],
+        help_text="The episode on its publisher's site.",
     )
-    audio_url = models.URLField("audio URL", max_length=1000, blank=True)
+    audio_url = models.URLField(
+        "audio URL", max_length=1000, blank=True, validators=[validate_web_url]
+    )
     summary = models.TextField(blank=True)
     transcript = models.TextField(blank=True)
     status = models.CharField(
@@ -201,6 +237,13 @@ class Episode(RemembersLoadedValues):
             ),
             models.CheckConstraint(
                 condition=Q(status__in=Status.values), name="episode_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=web_url_or_blank("original_url") & ~Q(original_url=""),
+                name="episode_original_is_web_url",
+            ),
+            models.CheckConstraint(
+                condition=web_url_or_blank("audio_url"), name="episode_audio_is_web_url"
             ),
         ]
         indexes = [

@@ -245,7 +245,7 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": None,
     # JSON whatever the client asks for, so a cached response suits every request.
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "claims.api.errors.AlwaysJSON",
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "claims.api.negotiation.AlwaysJSON",
     "URL_FORMAT_OVERRIDE": None,
     "EXCEPTION_HANDLER": "claims.api.errors.json_errors",
     "DEFAULT_THROTTLE_CLASSES": ["claims.api.throttles.APIThrottle"],

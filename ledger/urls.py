@@ -4,7 +4,7 @@ from django.http import HttpResponse
 from django.urls import include, path
 from django.views.generic import RedirectView, TemplateView
 
-from claims.models import TYPE_MEANINGS
+from claims.choices import TYPE_MEANINGS
 from claims.urls import record_pages
 from ledger import views
 

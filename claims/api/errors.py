@@ -4,21 +4,9 @@ from django.http import JsonResponse
 from django.views import defaults
 from rest_framework import status
 from rest_framework.exceptions import APIException
-from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.views import exception_handler
 
 API_PREFIX = "/api/"
-
-
-class AlwaysJSON(BaseContentNegotiation):
-    """JSON whatever the Accept header says: one representation per URL, so a cached
-    answer suits every client and none is refused with a 406."""
-
-    def select_parser(self, request, parsers):
-        return parsers[0] if parsers else None
-
-    def select_renderer(self, request, renderers, format_suffix=None):
-        return renderers[0], renderers[0].media_type
 
 
 class InvalidParameters(APIException):

@@ -72,6 +72,48 @@ def after(claims: QuerySet, position: dict) -> QuerySet:
     )
 
 
+def facets(found) -> dict:
+    """The claims browser's facets: how many claims each choice would show."""
+    counted = found.facets
+    labelled = {
+        name: [{"value": value, "label": label, "count": n} for value, label, n in counted[name]]
+        for name in ("speaker", "podcast", "attribution")
+    }
+    return {
+        "sampled": counted["sampled"],
+        "type": [{"value": str(t), "count": n, "chosen": c} for t, n, c in counted["type"]],
+        **labelled,
+    }
+
+
+def _facet_schema(*fields) -> dict:
+    kinds = {"value": "string", "label": "string", "count": "integer", "chosen": "boolean"}
+    return {
+        "type": "array",
+        "items": {
+            "type": "object",
+            "required": list(fields),
+            "properties": {name: {"type": kinds[name]} for name in fields},
+        },
+    }
+
+
+FACETS_SCHEMA = {
+    "type": "object",
+    "description": "As in the claims browser's sidebar: the claims each choice would show "
+    "(the speakers with most claims only). `sampled`: counted among the 10000 most "
+    "recently added matches.",
+    "required": ["sampled", "type", "speaker", "podcast", "attribution"],
+    "properties": {
+        "sampled": {"type": "boolean"},
+        "type": _facet_schema("value", "count", "chosen"),
+        "speaker": _facet_schema("value", "label", "count"),
+        "podcast": _facet_schema("value", "label", "count"),
+        "attribution": _facet_schema("value", "label", "count"),
+    },
+}
+
+
 class ClaimCursorPagination(BasePagination):
     def paginate(self, claims: QuerySet, ordering: str, page_size: int, cursor: str | None):
         """One page of `claims` (ordered by `ordering`) after `cursor`: one query."""
@@ -104,6 +146,7 @@ class ClaimCursorPagination(BasePagination):
                 "count": int(found.count),
                 "count_is_exact": not found.count.capped,
                 "ordering": found.ordering,
+                "facets": facets(found),
                 "next": self.next_link(request),
                 "results": data,
             }
@@ -112,7 +155,7 @@ class ClaimCursorPagination(BasePagination):
     def get_paginated_response_schema(self, schema):
         return {
             "type": "object",
-            "required": ["count", "count_is_exact", "ordering", "next", "results"],
+            "required": ["count", "count_is_exact", "ordering", "facets", "next", "results"],
             "properties": {
                 "count": {"type": "integer", "description": "Matching claims, up to 10000."},
                 "count_is_exact": {
@@ -120,6 +163,7 @@ class ClaimCursorPagination(BasePagination):
                     "description": "False when more claims match than were counted.",
                 },
                 "ordering": {"type": "string", "enum": [v for v, _ in Ordering.CHOICES]},
+                "facets": FACETS_SCHEMA,
                 "next": {"type": "string", "format": "uri", "nullable": True},
                 "results": schema,
             },

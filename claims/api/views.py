@@ -15,9 +15,9 @@ from claims.api.params import (
     ClaimPageParams,
     EpisodeParams,
     SpeakerParams,
+    claim_search,
     validated,
 )
-from claims.matching import MatchingClaims
 from claims.models import Claim
 from claims.public_record import (
     episodes_with_counts,
@@ -40,9 +40,7 @@ class ClaimList(GenericAPIView):
         responses={200: shapes.ClaimSerializer(many=True), **ERRORS},
     )
     def get(self, request):
-        found = MatchingClaims(request.query_params)
-        if found.errors:
-            raise InvalidParameters(found.errors)
+        found = claim_search(request.query_params)
         options = validated(ClaimPageParams, request.query_params)
         page = self.paginator.paginate(
             found.ordered(), found.ordering, options["page_size"], options.get("cursor")

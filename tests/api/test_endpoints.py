@@ -82,8 +82,8 @@ def test_a_claim_carries_its_permalink_citation_and_verification(client, ledger)
 
 def test_a_corrected_claim_shows_its_correction(client, ledger):
     claim = ledger["kept"]
-    claim.excerpt, claim.correction_note = "Zeppelins will return.", "A word was missing."
-    claim.save()
+    claim.excerpt = "Zeppelins will return."
+    claim.save(correction_note="A word was missing.")
 
     body = client.get("/api/v1/episodes/example-show/receipts/claims/1/").json()
 

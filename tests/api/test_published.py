@@ -94,3 +94,11 @@ def test_every_count_counts_the_public_claim_only(client, ledger):
     assert (speaker["claim_count"], speaker["claim_mix"]) == (1, [{"type": "belief", "count": 1}])
     assert client.get("/api/v1/podcasts/").json()[0]["claim_count"] == 1
     assert client.get("/api/v1/stats/").json()["claim_count"] == 1
+
+
+def test_facets_count_the_public_claim_only(client, ledger):
+    facets = client.get("/api/v1/claims/").json()["facets"]
+
+    assert facets["type"] == [{"value": "belief", "count": 1, "chosen": False}]
+    assert [(f["value"], f["count"]) for f in facets["speaker"]] == [("ada-example", 1)]
+    assert [(f["value"], f["count"]) for f in facets["podcast"]] == [("example-show", 1)]

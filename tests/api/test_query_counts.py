@@ -30,9 +30,10 @@ def get(client, path):
 
 def test_claims_list_query_count(client, ledger, django_assert_num_queries):
     # 1. the ledger's version
-    # 2. the capped count of matches
-    # 3. the page of claims with their episodes, podcasts and speakers
-    with django_assert_num_queries(3):
+    # 2. ClaimSearch's count, with the facets not in use (claims/facets.py)
+    # 3. the type facet, which is in use, over the claims every other filter allows
+    # 4. the page of claims with their episodes, podcasts and speakers
+    with django_assert_num_queries(4):
         get(client, "/api/v1/claims/?type=prediction&page_size=5")
 
 
@@ -46,16 +47,17 @@ def test_claims_list_with_every_filter_query_count(client, ledger, django_assert
     )
     # 1. the ledger's version
     # 2.-4. the speaker, the podcast and the episode named, each checked to be public
-    # 5. the capped count of matches (to decide whether to rank them)
-    # 6. the page of ranked claims with their episodes, podcasts and speakers
-    # 7. the highlighted excerpts of that page
-    with django_assert_num_queries(7):
+    # 5. ClaimSearch's count (which decides whether to rank) with the facets not in use
+    # 6.-9. the type, speaker, podcast and attribution facets, each in use
+    # 10. the page of ranked claims with their episodes, podcasts and speakers
+    # 11. the highlighted excerpts of that page
+    with django_assert_num_queries(11):
         get(client, path)
 
 
 def test_claims_list_next_page_query_count(client, ledger, django_assert_num_queries):
     next_page = get(client, "/api/v1/claims/?page_size=2").json()["next"]
-    # the ledger's version, the count, the page after the cursor
+    # the ledger's version, the count with every facet, the page after the cursor
     with django_assert_num_queries(3):
         get(client, next_page)
 
@@ -112,7 +114,8 @@ def test_stats_query_count(client, ledger, django_assert_num_queries):
 
 @pytest.mark.parametrize("path", ["/claims.csv", "/claims.json?q=exact&type=evaluation"])
 def test_download_query_count(client, ledger, django_assert_num_queries, path):
-    # the ledger's version; (with a search, the capped count); every claim, in batches
-    with django_assert_num_queries(3 if "q=" in path else 2):
+    # the ledger's version; with a search, the count that decides whether to rank, with
+    # its facets, and the type facet (in use); every claim, in batches
+    with django_assert_num_queries(4 if "q=" in path else 2):
         response = get(client, path)
         b"".join(response.streaming_content)

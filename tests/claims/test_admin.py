@@ -4,12 +4,14 @@ import re
 from html import unescape
 
 import pytest
+from django.contrib.contenttypes.models import ContentType
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils.html import escape
 
 from claims.models import Attribution, Claim, ClaimType
 from episodes.models import Episode, Status
+from tests.claims.admin_forms import claim_change_form
 from tests.factories import make_claim, make_episode, make_ledger, make_podcast, make_speaker
 
 CLAIMS = "/admin/claims/claim/"
@@ -351,3 +353,23 @@ def test_episode_autocomplete_finds_episodes_for_an_editor(editor_client):
 
     assert response.status_code == 200
     assert response.json()["results"] == [{"id": str(episode.pk), "text": "Testing Carefully"}]
+
+
+def test_saving_a_claim_in_the_admin_reads_it_once_and_writes_it_with_its_history(
+    editor_client,
+):
+    claim = make_claim(make_episode(), make_speaker(name="Ada Example"), excerpt="Words.")
+    url = f"{CLAIMS}{claim.pk}/change/"
+    ContentType.objects.clear_cache()  # as in a fresh process, whatever ran before
+
+    with CaptureQueriesContext(connection) as captured:
+        response = editor_client.post(url, claim_change_form(claim, summary="A new summary."))
+
+    # Savepoints aside: session, user, the claim, the editor's permissions (2), the
+    # speaker and episode the form chose, the claim as stored (once, for the form,
+    # clean() and save()), the speaker exists, four check constraints, the claim's
+    # update, the ledger's version, the revision, the content type and the admin log.
+    queries = [q["sql"] for q in captured if "SAVEPOINT" not in q["sql"]]
+    assert response.status_code == 302
+    assert len(queries) == 18
+    assert sum(q.startswith('SELECT "claims_claim"."number"') for q in queries) == 1

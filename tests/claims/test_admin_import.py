@@ -3,6 +3,7 @@
 import pytest
 from django.contrib.auth.models import Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
 from django.urls import reverse
 
 from claims.models import Claim, ClaimRevision
@@ -11,6 +12,13 @@ from tests.claims.ledger_files import EXAMPLES, as_json, document
 pytestmark = pytest.mark.django_db
 
 IMPORT = reverse("admin:claims_claim_import")
+
+
+@pytest.fixture(autouse=True)
+def storage(settings, tmp_path):
+    """Uploads waiting for confirmation are kept in file storage, here a temporary folder."""
+    settings.MEDIA_ROOT = tmp_path
+    return tmp_path
 
 
 @pytest.fixture
@@ -23,8 +31,15 @@ def upload(client, content, name="ledger.json"):
     return client.post(IMPORT, {"file": SimpleUploadedFile(name, content)})
 
 
-def pending_token(response):
-    return response.context["token"]
+def pending(response):
+    """The hidden fields of the confirmation form: what the browser sends back."""
+    waiting = response.context["pending"]
+    return {"token": waiting.token, "name": waiting.name}
+
+
+def waiting_files(storage):
+    folder = storage / "pending-imports"
+    return sorted(path.name for path in folder.iterdir()) if folder.exists() else []
 
 
 def test_an_editor_finds_the_import_on_the_claims_list(editor_client):
@@ -46,7 +61,7 @@ def test_checking_a_sound_file_shows_the_report_and_writes_nothing(editor_client
 def test_confirming_imports_the_file(editor_client, editor):
     checked = upload(editor_client, as_json(document()))
 
-    response = editor_client.post(IMPORT, {"token": pending_token(checked)}, follow=True)
+    response = editor_client.post(IMPORT, pending(checked), follow=True)
 
     assert "Imported ledger.json. Created: 1 podcast, 2 speakers, 1 episode, 3 claims." in (
         response.content.decode()
@@ -101,3 +116,60 @@ def test_staff_without_the_editors_permissions_cannot_import(client, django_user
     assert client.get(IMPORT).status_code == 403
     assert upload(client, as_json(document())).status_code == 403
     assert Claim.objects.count() == 0
+
+
+def test_an_upload_waits_in_file_storage_not_in_the_session(editor_client, editor, storage):
+    checked = upload(editor_client, as_json(document()))
+
+    assert waiting_files(storage) == [f"{editor.pk}-{pending(checked)['token']}-ledger.json"]
+    assert all("content" not in str(value) for value in editor_client.session.values())
+
+
+def test_confirming_or_cancelling_deletes_the_waiting_upload(editor_client, storage):
+    editor_client.post(IMPORT, pending(upload(editor_client, as_json(document()))))
+    confirmed = waiting_files(storage)
+    cancelled = editor_client.post(
+        IMPORT, {**pending(upload(editor_client, as_json(document()))), "cancel": "Cancel"}
+    )
+
+    assert confirmed == []
+    assert cancelled.status_code == 302
+    assert waiting_files(storage) == []
+
+
+def test_cancelling_imports_nothing(editor_client):
+    checked = upload(editor_client, as_json(document()))
+
+    editor_client.post(IMPORT, {**pending(checked), "cancel": "Cancel"})
+
+    assert Claim.objects.count() == 0
+
+
+def test_an_editor_cannot_confirm_another_editors_upload(editor_client, django_user_model):
+    checked = upload(editor_client, as_json(document()))
+    other = django_user_model.objects.create_superuser("other", password="x" * 20)
+    other_client = Client()
+    other_client.force_login(other)
+
+    response = other_client.post(IMPORT, pending(checked), follow=True)
+
+    assert "That import is no longer waiting: upload the file again." in response.content.decode()
+    assert Claim.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    "token, name",
+    [
+        ("../../../etc", "passwd"),
+        ("0" * 32, "../../settings.py"),
+        ("0" * 32, "/etc/passwd"),
+        ("0" * 32, ".."),
+    ],
+)
+def test_a_forged_token_or_name_finds_no_file(editor_client, storage, token, name):
+    (storage / "settings.py").write_text("SECRET = 1")
+
+    response = editor_client.post(IMPORT, {"token": token, "name": name}, follow=True)
+
+    assert "That import is no longer waiting: upload the file again." in response.content.decode()
+    assert (storage / "settings.py").exists()

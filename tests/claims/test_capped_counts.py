@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from claims import views
+from claims.browse import ClaimSearch
 from claims.models import Claim
 from claims.pagination import AtLeast, CappedPaginator, Exactly
 from tests.factories import make_claim, make_episode, make_speaker
@@ -23,7 +23,7 @@ URL = reverse("claims:claim_list")
 def cap(monkeypatch):
     """Counts stop at 5 claims, facets count the 4 most recently added."""
     monkeypatch.setattr(CappedPaginator, "cap", 5)
-    monkeypatch.setattr(views, "FACET_SAMPLE", 4)
+    monkeypatch.setattr(ClaimSearch, "facet_sample", 4)
 
 
 @pytest.fixture

@@ -104,7 +104,7 @@ def test_oldest_first(client, ledger):
 
 def test_type_facets_count_published_claims_only_in_a_stable_order(client, ledger):
     response = client.get(URL)
-    assert response.context["facets"]["type"] == [
+    assert response.context["search"].facets["type"] == [
         (ClaimType.BELIEF, 1, False),
         (ClaimType.PREDICTION, 3, False),
         (ClaimType.RECOMMENDATION, 1, False),
@@ -113,7 +113,7 @@ def test_type_facets_count_published_claims_only_in_a_stable_order(client, ledge
 
 
 def test_each_facet_count_is_what_its_choice_shows(client, ledger):
-    facets = client.get(URL, {"podcast": "example-show"}).context["facets"]
+    facets = client.get(URL, {"podcast": "example-show"}).context["search"].facets
     assert all(facets[name] for name in ("type", "speaker", "attribution", "podcast"))
     for claim_type, count, _ in facets["type"]:
         assert (
@@ -121,7 +121,7 @@ def test_each_facet_count_is_what_its_choice_shows(client, ledger):
         )
     for slug, _name, count in facets["speaker"]:
         assert shown_count(client.get(URL, {"podcast": "example-show", "speaker": slug})) == count
-    for value, count in facets["attribution"]:
+    for value, _label, count in facets["attribution"]:
         assert (
             shown_count(client.get(URL, {"podcast": "example-show", "attribution": value})) == count
         )
@@ -130,7 +130,7 @@ def test_each_facet_count_is_what_its_choice_shows(client, ledger):
 
 
 def test_facets_follow_the_search(client, ledger):
-    facets = client.get(URL, {"q": "fall"}).context["facets"]
+    facets = client.get(URL, {"q": "fall"}).context["search"].facets
     assert facets["type"] == [(ClaimType.PREDICTION, 2, False)]
     assert facets["speaker"] == [("ada-example", "Ada Example", 1), ("ben-sample", "Ben Sample", 1)]
 
@@ -144,7 +144,7 @@ def test_search_highlights_the_matched_words(client, ledger):
 def test_search_offers_matching_speakers(client, ledger):
     response = client.get(URL, {"q": "sample"})
     assert "Speakers matching “sample”" in response.content.decode()
-    assert response.context["matching_speakers"] == [ledger["ben"]]
+    assert response.context["search"].matching_speakers == [ledger["ben"]]
 
 
 def test_a_query_of_common_words_says_why_nothing_matched(client, ledger):

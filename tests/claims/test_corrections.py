@@ -51,13 +51,12 @@ def test_changing_what_a_published_claim_says_or_who_said_it_needs_a_note(publis
         published.attribution, published.speaker = Attribution.UNRESOLVED, None
 
     with pytest.raises(ValidationError, match="is a correction"):
-        published.full_clean()
+        published.save()
 
 
 def test_a_correction_with_a_note_is_saved_and_kept_in_the_history(published):
     published.excerpt = "The corrected wording."
-    published.correction_note = "The excerpt was transcribed from the wrong minute."
-    published.save()
+    published.save(correction_note="The excerpt was transcribed from the wrong minute.")
 
     revision = published.revisions.first()
     assert (revision.kind, revision.note, revision.changes) == (
@@ -69,8 +68,7 @@ def test_a_correction_with_a_note_is_saved_and_kept_in_the_history(published):
 
 def test_the_correction_note_is_shown_on_the_permalink(client, published):
     published.excerpt = "The corrected wording."
-    published.correction_note = "The excerpt was transcribed from the wrong minute."
-    published.save()
+    published.save(correction_note="The excerpt was transcribed from the wrong minute.")
 
     html = client.get(published.get_absolute_url()).content.decode()
 
@@ -83,8 +81,7 @@ def test_the_correction_note_is_shown_on_the_permalink(client, published):
 
 def test_the_correction_note_is_shown_on_the_claim_card_of_the_episode_page(client, published):
     published.type = "prediction"
-    published.correction_note = "It is a prediction, not an evaluation."
-    published.save()
+    published.save(correction_note="It is a prediction, not an evaluation.")
 
     html = client.get(published.episode.get_absolute_url()).content.decode()
 
@@ -174,8 +171,7 @@ def test_the_admin_records_a_correction_with_its_editor(editor_client, editor, p
 
 def test_the_admin_shows_every_change_on_the_claim(editor_client, published):
     published.excerpt = "The corrected wording."
-    published.correction_note = "Misheard at first listening."
-    published.save()
+    published.save(correction_note="Misheard at first listening.")
 
     response = editor_client.get(reverse("admin:claims_claim_change", args=[published.pk]))
     html = response.content.decode()
@@ -200,9 +196,25 @@ def test_publishing_from_the_claims_list_is_kept_with_who_did_it(editor_client, 
     )
 
 
-def test_an_inline_correction_without_a_note_is_refused(editor_client, published):
+def inline_form(published, **claim_fields):
+    """The episode's change form with its one claim, as the browser sends it."""
     episode = published.episode
-    data = {
+    claim = {
+        "id": published.pk,
+        "episode": episode.pk,
+        "number": 1,
+        "type": published.type,
+        "excerpt": published.excerpt,
+        "attribution": published.attribution,
+        "speaker": published.speaker_id,
+        "unresolved_label": "",
+        "timestamp": "",
+        "summary": "",
+        "status": published.status,
+        "correction_note": "",
+        **claim_fields,
+    }
+    return {
         "podcast": episode.podcast_id,
         "title": episode.title,
         "slug": episode.slug,
@@ -214,25 +226,35 @@ def test_an_inline_correction_without_a_note_is_refused(editor_client, published
         "transcript": "",
         "claims-TOTAL_FORMS": 1,
         "claims-INITIAL_FORMS": 1,
-        "claims-0-id": published.pk,
-        "claims-0-episode": episode.pk,
-        "claims-0-number": 1,
-        "claims-0-type": published.type,
-        "claims-0-excerpt": "Quietly changed words.",
-        "claims-0-attribution": published.attribution,
-        "claims-0-speaker": published.speaker_id,
-        "claims-0-unresolved_label": "",
-        "claims-0-timestamp": "",
-        "claims-0-summary": "",
-        "claims-0-status": published.status,
-        "claims-0-correction_note": "",
+        **{f"claims-0-{name}": value for name, value in claim.items()},
     }
 
-    response = editor_client.post(reverse("admin:episodes_episode_change", args=[episode.pk]), data)
+
+def test_an_inline_correction_without_a_note_is_refused(editor_client, published):
+    url = reverse("admin:episodes_episode_change", args=[published.episode.pk])
+
+    response = editor_client.post(url, inline_form(published, excerpt="Quietly changed words."))
 
     assert response.status_code == 200
     assert "a change to its excerpt is a correction" in response.content.decode()
     assert Claim.objects.get(pk=published.pk).excerpt == "The first wording."
+
+
+def test_an_inline_correction_with_a_note_is_shown_to_readers(editor_client, editor, published):
+    url = reverse("admin:episodes_episode_change", args=[published.episode.pk])
+    form = inline_form(published, excerpt="New words.", correction_note="Misheard at first.")
+
+    response = editor_client.post(url, form)
+
+    assert response.status_code == 302
+    revision = published.revisions.first()
+    assert (revision.kind, revision.changed_by, revision.note) == (
+        RevisionKind.CORRECTED,
+        editor,
+        "Misheard at first.",
+    )
+    published.refresh_from_db()
+    assert [c.note for c in published.public_corrections] == ["Misheard at first."]
 
 
 # Through an import ----------------------------------------------------------------------

@@ -2,9 +2,11 @@
 
 import io
 
+import pytest
 from django.core.management import call_command
 
-from claims.models import Claim
+from claims.management.commands.load_demo import DEMO_DIR, DEMO_FILES
+from claims.models import Claim, ClaimRevision
 from episodes.models import Episode, Podcast, Speaker
 
 
@@ -46,3 +48,18 @@ def test_load_demo_reports_what_is_public(db):
     call_command("load_demo", stdout=out)
 
     assert "Demo ledger ready: 26 published claims in 3 published episodes." in out.getvalue()
+
+
+def test_load_demo_writes_through_the_importer_and_its_history(demo):
+    vias = set(ClaimRevision.objects.values_list("via", flat=True))
+
+    assert vias == {"import of reference_episode.json", "import of example_show.json"}
+
+
+@pytest.mark.parametrize("name", DEMO_FILES)
+def test_the_demo_files_are_ledger_files_the_import_command_reads(db, name):
+    out = io.StringIO()
+
+    call_command("import_ledger", DEMO_DIR / name, "--dry-run", stdout=out)
+
+    assert "Nothing would be written: this was a dry run." in out.getvalue()

@@ -134,8 +134,7 @@ def test_retitling_an_episode_reaches_the_index(corpus):
 def test_editing_an_excerpt_reaches_the_index(corpus):
     claim = corpus.claims.get(number=1)
     claim.excerpt = "Open weights will be everywhere."
-    claim.correction_note = "The excerpt was transcribed wrongly."
-    claim.save()
+    claim.save(correction_note="The excerpt was transcribed wrongly.")
     assert found("weights") == {1}
     assert found("predicted") == {2}
 

@@ -12,10 +12,19 @@ from django.utils.html import escape
 from claims.models import Attribution, ClaimType
 from episodes import models
 from episodes.models import Status
-from tests.factories import make_claim, make_episode, make_speaker
+from tests.factories import make_claim, make_episode, make_podcast, make_speaker
 
 REFERENCE_URL = "/episodes/the-cognitive-revolution/the-rl-fine-tuning-playbook/"
-REFERENCE = json.loads((settings.BASE_DIR / "claims/demo/reference_episode.json").read_text())
+DEMO_FILE = json.loads((settings.BASE_DIR / "claims/demo/reference_episode.json").read_text())
+SPEAKER_NAMES = {speaker["slug"]: speaker["name"] for speaker in DEMO_FILE["speakers"]}
+# The reference episode and its claims, each claim with its speaker's name.
+REFERENCE = {
+    "episode": DEMO_FILE["episodes"][0],
+    "claims": [
+        {**claim, "speaker": SPEAKER_NAMES[claim["speaker"]]}
+        for claim in DEMO_FILE["episodes"][0]["claims"]
+    ],
+}
 RECORD_HEAD = re.compile(r"\b(\d{2,}) / (" + "|".join(ClaimType.values) + r")\b")
 
 
@@ -152,7 +161,8 @@ def test_reference_page_names_the_publisher_of_each_record(reference):
 
 
 def test_draft_claims_are_absent_from_the_episode_page(client, db):
-    episode = make_episode()
+    # Named: a numbered default name ("Example Show 103") would hold "03 / ".
+    episode = make_episode(podcast=make_podcast(name="Example Show"), title="Example Episode")
     ada = make_speaker(name="Ada Example")
     make_claim(episode, speaker=ada, number=1, excerpt="Published words by Ada.")
     make_claim(episode, speaker=ada, number=2, excerpt="More published words by Ada.")

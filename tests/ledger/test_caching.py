@@ -46,8 +46,7 @@ def test_editing_a_claim_changes_its_page_at_once(client, claim):
     url = claim.episode.get_absolute_url()
     etag = client.get(url)["ETag"]
     claim.excerpt = "The corrected wording."
-    claim.correction_note = "The first wording was misheard."
-    claim.save()
+    claim.save(correction_note="The first wording was misheard.")
     response = client.get(url, HTTP_IF_NONE_MATCH=etag)
     assert response.status_code == 200
     assert "The corrected wording." in response.content.decode()

@@ -6,7 +6,7 @@ from html import unescape
 
 import pytest
 
-from claims.models import TYPE_MEANINGS, Attribution
+from claims.choices import TYPE_MEANINGS, Attribution
 from episodes.models import Status
 from tests.factories import make_claim, make_episode, make_podcast, make_speaker
 

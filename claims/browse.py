@@ -1,0 +1,168 @@
+"""One search of the public claims, as the claims browser, the API, downloads and feeds ask it.
+
+    found = ClaimSearch(request.GET)              # any QueryDict; Claim.objects.published() by default
+    found.problems      # ["Type “bogus” was ignored: …"]: bad values are dropped, the rest applies
+    found.params        # the parameters that were kept (a QueryDict)
+    found.chosen        # those parameters, cleaned: {"type": [...], "speaker": <Speaker>, ...}
+    found.query         # the reader's text, parsed (claims.search.ParsedQuery)
+    found.count         # Exactly(n), or AtLeast(cap) past the cap: see claims.pagination
+    found.facets        # how many claims each choice would show (claims.facets.Tally.for_template)
+    found.ordering      # "relevance", "newest" or "oldest": what `ordered()` follows
+    found.ordered()     # every match in that order, with what a claim card shows: stream it
+    found.page(number)  # a Page of those, each claim's excerpt highlighted (`claim.highlighted`)
+    found.matching_speakers, found.matching_episodes  # records whose names match the text
+
+Nothing needs calling first: each answer is worked out when first asked for and
+kept. `count` and `facets` come from one query; `ordering` asks for `count` only
+when ranking is possible, because ranking stops being worth it past the cap.
+"""
+
+from django.core.paginator import Page
+from django.db.models import Exists, OuterRef, QuerySet
+from django.http import QueryDict
+from django.utils.functional import cached_property
+
+from claims import search
+from claims.facets import tally
+from claims.filters import ClaimFilter, Ordering, valid_filters
+from claims.models import Claim
+from claims.pagination import COUNT_CAP, AtLeast, CappedPaginator, Exactly
+from episodes.models import Episode, Speaker
+
+
+class ClaimSearch:
+    per_page = 20
+    speaker_facet_size = 12
+    # Facets count at most this many claims, the most recently added: see claims/facets.py.
+    facet_sample = COUNT_CAP
+    matching_records = 5
+    # Speakers whose names match are looked at in name order, this many at most.
+    matching_candidates = 100
+
+    def __init__(self, data: QueryDict, claims: QuerySet | None = None):
+        self.data = data
+        self.claims = Claim.objects.published() if claims is None else claims
+        self._pages = {}
+
+    @cached_property
+    def _validated(self) -> tuple[ClaimFilter, list[str]]:
+        return valid_filters(self.data, self.claims)
+
+    @property
+    def problems(self) -> list[str]:
+        """One message per parameter whose value was ignored."""
+        return self._validated[1]
+
+    @property
+    def params(self) -> QueryDict:
+        return self._validated[0].data
+
+    @property
+    def chosen(self) -> dict:
+        return self._validated[0].form.cleaned_data
+
+    @cached_property
+    def query(self) -> search.ParsedQuery:
+        return search.parse(self.params.get("q", ""))
+
+    @cached_property
+    def _tally(self):
+        return tally(self, cap=CappedPaginator.cap, sample=self.facet_sample)
+
+    @property
+    def count(self) -> Exactly | AtLeast:
+        return self._tally.count
+
+    @property
+    def facets(self) -> dict:
+        """{"type": [(type, count, chosen)], "speaker"|"podcast"|"attribution":
+        [(value, label, count)], "sampled": whether the counts are of a sample}."""
+        return self._tally.for_template(self.chosen.get("type") or [], self.speaker_facet_size)
+
+    @property
+    def _ranking_asked(self) -> bool:
+        chosen = self.chosen.get("order")
+        return self.query.is_searchable and (not chosen or chosen == Ordering.RELEVANCE)
+
+    @property
+    def too_many_to_rank(self) -> bool:
+        """Ranking reads and scores every match before the first page can be shown:
+        past the count's cap, matches are shown newest first, which an index answers."""
+        return self._ranking_asked and self.count.capped
+
+    @property
+    def ordering(self) -> str:
+        if self._ranking_asked and not self.too_many_to_rank:
+            return Ordering.RELEVANCE
+        chosen = self.chosen.get("order")
+        return chosen if chosen in (Ordering.NEWEST, Ordering.OLDEST) else Ordering.NEWEST
+
+    def ordered(self) -> QuerySet:
+        """Every match in `ordering`, with what a claim card shows. Scores the
+        matches only when they are shown by relevance."""
+        ordering = self.ordering
+        claims = self._matching(ranked=ordering == Ordering.RELEVANCE)
+        if ordering == Ordering.RELEVANCE:
+            claims = claims.order_by("-rank", "-episode__air_date", "episode_id", "number")
+        elif ordering == Ordering.OLDEST:
+            claims = claims.order_by("episode__air_date", "episode_id", "number")
+        else:
+            claims = claims.newest_first()
+        return claims.for_listing()
+
+    def page(self, number: int | str | None = None, per_page: int | None = None) -> Page:
+        """That page of `ordered()` (the last one if past it, the first if unreadable),
+        its excerpts highlighted: one query for the rows, one for the highlights."""
+        per_page = per_page or self.per_page
+        key = (str(number), per_page)
+        if key not in self._pages:
+            paginator = CappedPaginator(self.ordered(), per_page, count=self.count)
+            page = paginator.get_page(number)
+            search.highlight(page.object_list, self.query)
+            self._pages[key] = page
+        return self._pages[key]
+
+    def without(self, excluded: str | None) -> QuerySet:
+        """The claims under every current filter except `excluded`, unordered, to be counted.
+
+        A search here is always the ranked kind, whatever the order shown: on
+        SQLite only that joins the full-text index, whose order counting walks
+        (search.newest_added_first).
+        """
+        return self._matching(ranked=True, excluded=excluded)
+
+    def _matching(self, ranked: bool, excluded: str | None = None) -> QuerySet:
+        claims = self.claims
+        if self.chosen.get("q") and excluded != "q":
+            if not self.query.is_searchable:
+                return claims.none()
+            claims = search.search(claims, self.query, ranked=ranked)
+        return self._validated[0].narrow(claims, excluded)
+
+    @cached_property
+    def matching_speakers(self) -> list[Speaker]:
+        """Up to `matching_records` speakers in the public record whose names hold a word
+        of the search (of three letters or more)."""
+        words = [word for word in self.query.words if len(word) >= 3]
+        if not words:
+            return []
+        # Asked per speaker in the SELECT list, for the first candidates by name only: as a
+        # WHERE EXISTS, PostgreSQL answers it by reading every published claim.
+        candidates = (
+            Speaker.objects.named_like(words)
+            .annotate(is_public=Exists(Claim.objects.published().filter(speaker=OuterRef("pk"))))
+            .order_by("name")[: self.matching_candidates]
+        )
+        return [speaker for speaker in candidates if speaker.is_public][: self.matching_records]
+
+    @cached_property
+    def matching_episodes(self) -> list[Episode]:
+        """Up to `matching_records` published episodes whose titles hold every word of the search."""
+        if not self.query.words:
+            return []
+        return list(
+            Episode.objects.published()
+            .titled_like(self.query.words)
+            .select_related("podcast")
+            .defer("transcript", "summary")[: self.matching_records]
+        )

@@ -1,0 +1,52 @@
+"""The values a claim's fields take, shared by the model, its history and the importer."""
+
+from django.db import models
+
+from episodes.models import Status
+
+
+class ClaimType(models.TextChoices):
+    EVALUATION = "evaluation"
+    BELIEF = "belief"
+    PREDICTION = "prediction"
+    RECOMMENDATION = "recommendation"
+    UNCERTAINTY = "uncertainty"
+    OBSERVATION = "observation"
+    PREFERENCE = "preference"
+    COMMITMENT = "commitment"
+    DISAGREEMENT = "disagreement"
+
+
+TYPE_MEANINGS = {
+    ClaimType.EVALUATION: "A judgement of how good, bad, important or true something is.",
+    ClaimType.BELIEF: "Something the speaker holds to be so, stated as their view.",
+    ClaimType.PREDICTION: "A statement about what will happen.",
+    ClaimType.RECOMMENDATION: "Advice: what someone should do or use.",
+    ClaimType.UNCERTAINTY: "An open question or an admitted doubt.",
+    ClaimType.OBSERVATION: "A report of something the speaker saw, measured or experienced.",
+    ClaimType.PREFERENCE: "What the speaker likes or would choose.",
+    ClaimType.COMMITMENT: "Something the speaker says they or their organisation will do.",
+    ClaimType.DISAGREEMENT: "A statement that contradicts another person or a common view.",
+}
+
+
+class Attribution(models.TextChoices):
+    IDENTIFIED = "identified", "Identified speaker"
+    UNRESOLVED = "unresolved", "Unresolved voice"
+
+
+DEFAULT_UNRESOLVED_LABEL = "Unresolved voice"
+
+
+class ClaimStatus(models.TextChoices):
+    """An episode is a draft or published; a published claim may also be retracted."""
+
+    DRAFT = Status.DRAFT.value, Status.DRAFT.label
+    PUBLISHED = Status.PUBLISHED.value, Status.PUBLISHED.label
+    RETRACTED = "retracted", "Retracted"
+
+
+class Verification(models.TextChoices):
+    FOUND = "found", "Found in the transcript"
+    NOT_FOUND = "not_found", "Not found in the transcript"
+    NO_TRANSCRIPT = "no_transcript", "No transcript to check"

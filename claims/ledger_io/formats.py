@@ -1,0 +1,171 @@
+"""The ledger file's records and fields, and what is wrong with a file (README: "Importing and
+exporting the ledger").
+
+One format, two spellings: a file holds records of four kinds — podcasts, speakers,
+episodes and their numbered claims — under the same field names in JSON and in CSV.
+"""
+
+from dataclasses import dataclass
+
+from claims.models import Claim
+from episodes.models import Episode, Podcast, Speaker
+
+FORMAT = "evidence-ledger"
+VERSION = 1
+KINDS = ("podcast", "speaker", "episode", "claim")
+PLURALS = {"podcast": "podcasts", "speaker": "speakers", "episode": "episodes", "claim": "claims"}
+
+# Every field of each kind, in the order files write them, and the model field
+# that says what a valid value is (None: checked here).
+FIELDS = {
+    "podcast": {
+        "slug": Podcast._meta.get_field("slug"),
+        "name": Podcast._meta.get_field("name"),
+        "description": Podcast._meta.get_field("description"),
+        "website_url": Podcast._meta.get_field("website_url"),
+        "feed_url": Podcast._meta.get_field("feed_url"),
+    },
+    "speaker": {
+        "slug": Speaker._meta.get_field("slug"),
+        "name": Speaker._meta.get_field("name"),
+        "description": Speaker._meta.get_field("description"),
+        "links": None,
+    },
+    "episode": {
+        "podcast": Podcast._meta.get_field("slug"),
+        "slug": Episode._meta.get_field("slug"),
+        "title": Episode._meta.get_field("title"),
+        "air_date": Episode._meta.get_field("air_date"),
+        "original_url": Episode._meta.get_field("original_url"),
+        "audio_url": Episode._meta.get_field("audio_url"),
+        "summary": Episode._meta.get_field("summary"),
+        "transcript": Episode._meta.get_field("transcript"),
+        "status": Episode._meta.get_field("status"),
+    },
+    "claim": {
+        "podcast": Podcast._meta.get_field("slug"),
+        "episode": Episode._meta.get_field("slug"),
+        "number": Claim._meta.get_field("number"),
+        "type": Claim._meta.get_field("type"),
+        "excerpt": Claim._meta.get_field("excerpt"),
+        "summary": Claim._meta.get_field("summary"),
+        "speaker": None,
+        "unresolved_label": Claim._meta.get_field("unresolved_label"),
+        "timestamp": None,
+        "status": Claim._meta.get_field("status"),
+        "retraction_reason": Claim._meta.get_field("retraction_reason"),
+        "correction_note": None,
+    },
+}
+# Fields a record of each kind must have (a claim's speaker may be empty, for an
+# unresolved voice, but must be said).
+REQUIRED = {
+    "podcast": ("slug", "name"),
+    "speaker": ("slug", "name"),
+    "episode": ("podcast", "slug", "title", "air_date", "original_url"),
+    "claim": ("podcast", "episode", "number", "type", "excerpt", "speaker"),
+}
+MAY_BE_BLANK = {"speaker"}
+# Written by import only: export writes published claims, which have neither.
+IMPORT_ONLY = {"retraction_reason", "correction_note"}
+# The CSV's columns: identity first, then what claims use (most rows are claims).
+# A CSV row names itself in the column of its kind: a podcast row's slug is in
+# "podcast", an episode row's in "episode" (beside its podcast's), a speaker
+# row's in "speaker". So every row that belongs to an episode carries the same
+# "podcast" and "episode" cells, and a claim's "speaker" is a speaker row's slug.
+CSV_COLUMNS = (
+    "record",
+    "podcast",
+    "episode",
+    "number",
+    "speaker",
+    "type",
+    "excerpt",
+    "unresolved_label",
+    "timestamp",
+    "summary",
+    "status",
+    "retraction_reason",
+    "correction_note",
+    "name",
+    "title",
+    "air_date",
+    "original_url",
+    "audio_url",
+    "description",
+    "website_url",
+    "feed_url",
+    "links",
+    "transcript",
+)
+
+
+def csv_column(kind, name):
+    """The CSV column that holds field `name` of a `kind` record."""
+    return kind if name == "slug" else name
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a file: where (a CSV row, a JSON path), which field, what."""
+
+    where: str
+    field: str
+    message: str
+
+    def __str__(self):
+        place = ", ".join(part for part in (self.where, self.field) if part)
+        return f"{place}: {self.message}" if place else self.message
+
+
+class LedgerFileError(Exception):
+    """The file can't be read at all (not UTF-8, not JSON, no header): nothing to check."""
+
+    def __init__(self, problem):
+        super().__init__(str(problem))
+        self.problem = problem
+
+
+@dataclass
+class Record:
+    kind: str
+    where: str
+    raw: dict  # field name → value as the file gives it; absent fields are left out
+    in_csv: bool = False
+
+    def label(self, name):
+        """The field as the file calls it, for a problem report."""
+        return csv_column(self.kind, name) if self.in_csv else name
+
+
+def join(names):
+    return ", ".join(names)
+
+
+def guess_format(name, text):
+    """ "json" or "csv": from the file's name, else from its first character."""
+    lowered = name.lower()
+    if lowered.endswith(".json"):
+        return "json"
+    if lowered.endswith(".csv"):
+        return "csv"
+    return "json" if text.lstrip().startswith(("{", "[")) else "csv"
+
+
+def decode(content):
+    """The file's text. Raises LedgerFileError unless it is UTF-8 (a BOM is fine)."""
+    try:
+        text = content.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = content[: error.start].count(b"\n") + 1
+        raise LedgerFileError(
+            Problem(
+                f"line {line}",
+                "",
+                f"the file is not UTF-8 text (byte 0x{content[error.start]:02x} cannot be read). "
+                "Save it as UTF-8 — in a spreadsheet, “CSV UTF-8” — and import it again.",
+            )
+        ) from None
+    if not text.strip():
+        raise LedgerFileError(Problem("", "", "The file is empty."))
+    return text

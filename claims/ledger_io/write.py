@@ -1,0 +1,83 @@
+"""Writing a checked plan: in bulk, through the claims' write path (claims.history)."""
+
+from django.utils import timezone
+
+from claims.history import DERIVED_FIELDS, PERMALINK_FIELDS, RELATIONS, TRACKED_FIELDS
+from claims.ledger_io.plan import BATCH_SIZE, Plan
+from claims.models import Claim, ClaimRevision
+from episodes.models import Episode, Podcast, Speaker
+
+# What an import may change on a claim that exists: not its permalink, by which it is found.
+CLAIM_UPDATE_FIELDS = (
+    *(name for name in TRACKED_FIELDS if name not in PERMALINK_FIELDS),
+    *DERIVED_FIELDS,
+    "updated_at",
+)
+# The claim fields an import sets straight from a claim's state (history.tracked_state).
+CLAIM_FIELDS_FROM_STATE = tuple(name for name in TRACKED_FIELDS if name not in RELATIONS)
+
+
+def write_plan(plan: Plan) -> None:
+    """Write what `plan` found to create and update: a few queries per batch of claims."""
+    write_records(plan, "podcast", Podcast, {})
+    write_records(plan, "speaker", Speaker, {})
+    write_records(
+        plan, "episode", Episode, {"podcast": lambda values: plan.podcasts[values["podcast"]]}
+    )
+    now = timezone.now()
+    created = [new_claim(plan, values, change, now) for values, change in plan.to_create["claim"]]
+    updated = [change_claim(plan, *entry, now) for entry in plan.to_update["claim"]]
+    total = len(created) + len(updated)
+    for start in range(0, len(created), BATCH_SIZE):
+        Claim.objects.bulk_create(created[start : start + BATCH_SIZE])
+        plan.progress("Writing claims", min(start + BATCH_SIZE, len(created)), total)
+    for start in range(0, len(updated), BATCH_SIZE):
+        batch = updated[start : start + BATCH_SIZE]
+        Claim.objects.bulk_update(batch, CLAIM_UPDATE_FIELDS)
+        plan.progress("Writing claims", len(created) + start + len(batch), total)
+    changes = [change for _, change in plan.to_create["claim"]]
+    changes += [change for _, _, change in plan.to_update["claim"]]
+    revisions = [
+        change.revision(claim, changed_by=plan.changed_by, via=plan.via)
+        for claim, change in zip(created + updated, changes, strict=True)
+    ]
+    ClaimRevision.objects.bulk_create(revisions, batch_size=BATCH_SIZE)
+
+
+def write_records(plan, kind, model, relations):
+    """Create new podcasts, speakers or episodes in bulk; save changed ones one by one
+    (a renamed speaker or retitled episode updates its claims' search text)."""
+    objects = []
+    for values in plan.to_create[kind]:
+        fields = {name: value for name, value in values.items() if name not in relations}
+        fields.update({name: get(values) for name, get in relations.items()})
+        objects.append(model(**fields))
+    model.objects.bulk_create(objects, batch_size=BATCH_SIZE)
+    known = {"podcast": plan.podcasts, "speaker": plan.speakers, "episode": plan.episodes}[kind]
+    for obj in objects:
+        known[(obj.podcast.slug, obj.slug) if kind == "episode" else obj.slug] = obj
+    for obj, values, changed in plan.to_update[kind]:
+        for name in changed:
+            setattr(obj, name, values[name])
+        obj.save()
+
+
+def new_claim(plan, values, change, now):
+    claim = Claim(
+        episode=plan.episodes[(values["podcast"], values["episode"])],
+        speaker=plan.speakers[values["speaker"]] if values["speaker"] else None,
+        **{name: change.after[name] for name in CLAIM_FIELDS_FROM_STATE},
+    )
+    change.apply(claim, now)
+    claim.refresh_derived_fields()
+    return claim
+
+
+def change_claim(plan, claim, values, change, now):
+    claim.speaker = plan.speakers[values["speaker"]] if values["speaker"] else None
+    for name in CLAIM_FIELDS_FROM_STATE:
+        setattr(claim, name, change.after[name])
+    change.apply(claim, now)
+    claim.updated_at = now
+    claim.refresh_derived_fields()
+    return claim

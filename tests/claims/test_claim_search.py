@@ -1,0 +1,185 @@
+"""ClaimSearch, the one search object: what it answers, in whatever order it is asked."""
+
+import pytest
+from django.http import QueryDict
+
+from claims.browse import ClaimSearch
+from claims.models import Attribution, ClaimType
+from claims.pagination import CappedPaginator
+from episodes.models import Status
+from tests.factories import make_claim, make_episode, make_podcast, make_speaker
+
+
+def searched(query_string, **kwargs):
+    return ClaimSearch(QueryDict(query_string), **kwargs)
+
+
+def excerpts(claims):
+    return [claim.excerpt for claim in claims]
+
+
+@pytest.fixture
+def ledger(db):
+    """Five public claims, three about rates; a draft; a speaker heard only in drafts."""
+    ada = make_speaker(name="Ada Example", slug="ada-example")
+    ben = make_speaker(name="Ben Sample", slug="ben-sample")
+    show = make_podcast(name="Example Show", slug="example-show")
+    march = make_episode(show, title="March Roundup", air_date="2026-03-01")
+    april = make_episode(show, title="April Roundup", air_date="2026-04-01")
+    make_claim(march, ada, type=ClaimType.PREDICTION, excerpt="Rates, rates and rates will fall.")
+    make_claim(march, ben, type=ClaimType.BELIEF, excerpt="Rates are too high.")
+    make_claim(
+        march,
+        type=ClaimType.PREDICTION,
+        excerpt="Prices will rise.",
+        attribution=Attribution.UNRESOLVED,
+    )
+    make_claim(april, ada, type=ClaimType.PREDICTION, excerpt="Rates will rise again.")
+    make_claim(april, ben, type=ClaimType.OBSERVATION, excerpt="The market moved.")
+    make_claim(april, ada, excerpt="Rates are a draft.", status=Status.DRAFT)
+    make_claim(speaker=make_speaker(name="Sam Drafted", slug="sam"), status=Status.DRAFT)
+    return {"ada": ada, "ben": ben, "march": march, "april": april}
+
+
+def test_the_page_read_before_the_count_is_the_page_read_after_it(ledger):
+    page_first = searched("q=rates")
+    first_page = excerpts(page_first.page(1).object_list)
+    count_first = searched("q=rates")
+    count = count_first.count
+
+    assert count == page_first.count == 3
+    assert excerpts(count_first.page(1).object_list) == first_page
+    # Ranked: the claim saying "rates" three times first.
+    assert first_page[0] == "Rates, rates and rates will fall."
+
+
+def test_ordered_lists_every_match_in_the_order_of_the_pages(ledger):
+    found = searched("q=rates")
+
+    assert excerpts(found.ordered()) == excerpts(found.page(1).object_list)
+
+
+def test_pages_hold_per_page_claims_and_carry_highlights(ledger):
+    found = searched("q=rates&order=oldest")
+    second = found.page(2, per_page=2)
+
+    assert excerpts(second.object_list) == ["Rates will rise again."]
+    assert str(second.object_list[0].highlighted) == "<mark>Rates</mark> will rise again."
+
+
+def test_an_unreadable_page_number_gives_the_first_page(ledger):
+    found = searched("order=oldest")
+
+    assert excerpts(found.page("x", per_page=1).object_list) == [
+        "Rates, rates and rates will fall."
+    ]
+
+
+def test_bad_values_are_listed_as_problems_and_the_rest_still_applies(ledger):
+    found = searched("type=bogus&speaker=nobody&aired_from=not-a-date&podcast=example-show")
+
+    assert found.problems == [
+        "Type “bogus” was ignored: Select a valid choice. bogus is not one of the "
+        "available choices.",
+        "Speaker “nobody” was ignored: Select a valid choice. That choice is not one of "
+        "the available choices.",
+        "Aired from “not-a-date” was ignored: Enter a valid date.",
+    ]
+    assert found.count == 5
+    assert list(found.params) == ["podcast"]
+
+
+def test_a_speaker_heard_only_in_drafts_is_not_a_valid_choice(ledger):
+    found = searched("speaker=sam")
+
+    assert len(found.problems) == 1
+    assert found.count == 5
+
+
+def test_facets_count_exactly_what_each_choice_shows(ledger):
+    found = searched("q=rates&type=prediction")
+
+    assert found.facets == {
+        "sampled": False,
+        # Every type the other filters allow, the chosen one marked.
+        "type": [
+            (ClaimType.BELIEF, 1, False),
+            (ClaimType.PREDICTION, 2, True),
+        ],
+        "speaker": [("ada-example", "Ada Example", 2)],
+        "podcast": [("example-show", "Example Show", 2)],
+        "attribution": [("identified", "identified", 2)],
+    }
+    for claim_type, count, _ in found.facets["type"]:
+        assert searched(f"q=rates&type={claim_type}").count == count
+
+
+def test_a_search_is_ranked_unless_an_order_is_chosen(ledger):
+    assert searched("q=rates").ordering == "relevance"
+    assert searched("q=rates&order=oldest").ordering == "oldest"
+    assert searched("").ordering == "newest"
+    # Without words to look for, relevance means nothing.
+    assert searched("q=the&order=relevance").ordering == "newest"
+
+
+def test_past_the_cap_a_search_is_shown_newest_first(ledger, monkeypatch):
+    monkeypatch.setattr(CappedPaginator, "cap", 2)
+    found = searched("q=rates")
+
+    assert found.ordering == "newest"
+    assert found.too_many_to_rank
+    assert str(found.count) == "2+"
+    assert excerpts(found.ordered())[0] == "Rates will rise again."
+
+
+def test_a_search_in_date_order_is_listed_without_counting(ledger, django_assert_num_queries):
+    found = searched("q=rates&order=newest")
+
+    # Only the matches: a download in date order needs no count.
+    with django_assert_num_queries(1):
+        assert len(list(found.ordered())) == 3
+
+
+def test_a_page_costs_a_count_the_rows_and_their_highlights(ledger, django_assert_num_queries):
+    found = searched("q=rates&speaker=ada-example")
+
+    # The speaker's lookup (validation); the count with the facets not in use;
+    # the speaker facet (in use); the page's rows; their highlights.
+    with django_assert_num_queries(5):
+        found.page(1)
+    # Asked again, nothing is fetched again.
+    with django_assert_num_queries(0):
+        found.page(1)
+        assert found.count == 2
+        assert found.facets["speaker"][0][2] == 2
+
+
+def test_a_search_of_common_words_finds_nothing(ledger):
+    found = searched("q=the")
+
+    assert found.count == 0
+    assert list(found.ordered()) == []
+    assert found.query.dropped_stop_words
+
+
+def test_matching_speakers_are_in_the_public_record_only(ledger):
+    assert searched("q=example").matching_speakers == [ledger["ada"]]
+    assert searched("q=drafted").matching_speakers == []
+    # Words of fewer than three letters match too many names to help.
+    assert searched("q=ad").matching_speakers == []
+
+
+def test_matching_episodes_hold_every_word(ledger):
+    assert searched("q=roundup april").matching_episodes == [ledger["april"]]
+    assert searched("q=roundup").matching_episodes == [ledger["april"], ledger["march"]]
+    assert searched("q=roundup may").matching_episodes == []
+
+
+def test_a_base_queryset_limits_everything(ledger):
+    found = searched("q=rates", claims=ledger["march"].claims.published())
+
+    assert found.count == 2
+    assert found.facets["speaker"] == [
+        ("ada-example", "Ada Example", 1),
+        ("ben-sample", "Ben Sample", 1),
+    ]
