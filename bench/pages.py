@@ -49,6 +49,9 @@ def pages():
         "claims": reverse("claims:claim_list"),
         "claims (filtered)": claims_url(**FILTERED),
         "search": claims_url(q=COMMON_TERM),
+        "api: claims (filtered)": reverse("api:claim-list") + "?" + urlencode(FILTERED),
+        "api: claim": reverse("api:claim-detail", kwargs={"pk": claim.pk}),
+        "api: episode": "/api/v1" + episode.get_absolute_url(),
     }
 
 

@@ -80,7 +80,9 @@ class EpisodeParams(serializers.Serializer):
 
 class SpeakerParams(serializers.Serializer):
     q = serializers.CharField(
-        required=False, max_length=200, help_text="Words that must all appear in the name."
+        required=False,
+        max_length=200,
+        help_text="Speakers whose name holds any of these words, as the claims browser finds them.",
     )
 
 

@@ -12,6 +12,7 @@ def permalink(context, record) -> str:
     return context["request"].build_absolute_uri(record.get_absolute_url())
 
 
+@extend_schema_field({"type": "string", "format": "uri"})
 class PermalinkField(serializers.Field):
     """The absolute address of the record's page."""
 
@@ -20,9 +21,6 @@ class PermalinkField(serializers.Field):
 
     def to_representation(self, record):
         return permalink(self.context, record)
-
-
-extend_schema_field({"type": "string", "format": "uri"})(PermalinkField)
 
 
 class PodcastRefSerializer(serializers.Serializer):

@@ -1,6 +1,5 @@
 """The API's endpoints: each reads through the public gates, like the page it mirrors."""
 
-from django.db.models import Q
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework.generics import GenericAPIView
@@ -25,7 +24,7 @@ from claims.public_record import (
     speakers_with_claim_counts,
     totals,
 )
-from episodes.models import Episode, Podcast
+from episodes.models import Episode, Podcast, Speaker
 
 ERRORS = {400: shapes.ErrorSerializer, 404: shapes.ErrorSerializer, 429: shapes.ErrorSerializer}
 
@@ -80,14 +79,6 @@ class ClaimAtNumber(GenericAPIView):
         return Response(self.get_serializer(claim).data)
 
 
-def words_in(field: str, text: str) -> Q:
-    """Every word of `text` somewhere in `field`, ignoring case."""
-    condition = Q()
-    for word in text.split():
-        condition &= Q(**{f"{field}__icontains": word})
-    return condition
-
-
 class EpisodeList(GenericAPIView):
     serializer_class = shapes.EpisodeSerializer
     pagination_class = CountedPagePagination
@@ -99,7 +90,9 @@ class EpisodeList(GenericAPIView):
     )
     def get(self, request):
         options = validated(EpisodeParams, request.query_params)
-        episodes = Episode.objects.published().filter(words_in("title", options.get("q", "")))
+        episodes = Episode.objects.published()
+        if options.get("q", "").split():
+            episodes = episodes.titled_like(options["q"].split())
         if "podcast" in options:
             podcast = Podcast.objects.public().filter(slug=options["podcast"]).first()
             if podcast is None:
@@ -149,7 +142,9 @@ class SpeakerList(GenericAPIView):
     )
     def get(self, request):
         options = validated(SpeakerParams, request.query_params)
-        speakers = speakers_with_claim_counts().filter(words_in("name", options.get("q", "")))
+        speakers = speakers_with_claim_counts()
+        if options.get("q", "").split():
+            speakers = speakers.filter(pk__in=Speaker.objects.named_like(options["q"].split()))
         page = self.paginate_queryset(speakers.order_by("-claim_count", "name"))
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
 

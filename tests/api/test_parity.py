@@ -102,7 +102,7 @@ def html_ids(client, query):
 
 
 def api_ids(client, query):
-    ids, url = [], f"/api/v1/claims/?{query}&page_size=7"
+    ids, url = [], f"/api/v1/claims/?{query}&page_size=15"
     while url:
         body = client.get(url).json()
         ids += [claim["id"] for claim in body["results"]]
