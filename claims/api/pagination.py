@@ -13,6 +13,7 @@ import json
 
 from django.core.paginator import InvalidPage, Paginator
 from django.db.models import Q, QuerySet
+from django.urls import reverse
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import BasePagination, PageNumberPagination
 from rest_framework.response import Response
@@ -70,6 +71,19 @@ def after(claims: QuerySet, position: dict) -> QuerySet:
         | Q(episode__air_date=air_date, episode_id__gt=episode_id)
         | Q(episode__air_date=air_date, episode_id=episode_id, number__gt=number)
     )
+
+
+# The API's own parameters, which the browser's page doesn't take.
+API_ONLY = ("cursor", "page_size", "highlight")
+
+
+def browser_url(request, found) -> str:
+    """The claims browser's address for the same search."""
+    params = found.params.copy()
+    for name in API_ONLY:
+        params.pop(name, None)
+    query = params.urlencode()
+    return request.build_absolute_uri(reverse("claims:claim_list") + (f"?{query}" if query else ""))
 
 
 def facets(found) -> dict:
@@ -143,6 +157,7 @@ class ClaimCursorPagination(BasePagination):
     def get_paginated_response(self, data, request, found):
         return Response(
             {
+                "url": browser_url(request, found),
                 "count": int(found.count),
                 "count_is_exact": not found.count.capped,
                 "ordering": found.ordering,
@@ -155,8 +170,13 @@ class ClaimCursorPagination(BasePagination):
     def get_paginated_response_schema(self, schema):
         return {
             "type": "object",
-            "required": ["count", "count_is_exact", "ordering", "facets", "next", "results"],
+            "required": ["url", "count", "count_is_exact", "ordering", "facets", "next", "results"],
             "properties": {
+                "url": {
+                    "type": "string",
+                    "format": "uri",
+                    "description": "The claims browser's page of the same claims.",
+                },
                 "count": {"type": "integer", "description": "Matching claims, up to 10000."},
                 "count_is_exact": {
                     "type": "boolean",
@@ -186,3 +206,15 @@ class CountedPagePagination(PageNumberPagination):
         except InvalidPage as exc:
             raise NotFound(f"There is no such page: {exc}.") from None
         return self.page.object_list
+
+    def get_paginated_response(self, data, url):
+        """The page, with `url`: the address of the site's page of the same records."""
+        response = super().get_paginated_response(data)
+        response.data = {"url": url, **response.data}
+        return response
+
+    def get_paginated_response_schema(self, schema):
+        paged = super().get_paginated_response_schema(schema)
+        paged["required"] = ["url", *paged["required"]]
+        paged["properties"] = {"url": {"type": "string", "format": "uri"}, **paged["properties"]}
+        return paged

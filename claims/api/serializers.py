@@ -172,7 +172,22 @@ class SpeakerDetailSerializer(SpeakerSerializer):
     claim_mix = TypeCountSerializer(many=True, help_text="Published claims per type, most first.")
 
 
+class PodcastListSerializer(serializers.Serializer):
+    url = serializers.SerializerMethodField()
+    results = PodcastSerializer(many=True)
+
+    @extend_schema_field({"type": "string", "format": "uri"})
+    def get_url(self, podcasts):
+        return self.context["request"].build_absolute_uri(podcasts["url"])
+
+
 class StatsSerializer(serializers.Serializer):
+    url = serializers.SerializerMethodField(help_text="The home page, which shows these totals.")
+
+    @extend_schema_field({"type": "string", "format": "uri"})
+    def get_url(self, totals):
+        return self.context["request"].build_absolute_uri(totals["url"])
+
     claim_count = serializers.IntegerField()
     episode_count = serializers.IntegerField()
     people_count = serializers.IntegerField()

@@ -1,6 +1,9 @@
 """The API's endpoints: each reads through the public gates, like the page it mirrors."""
 
+from urllib.parse import urlencode
+
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from drf_spectacular.utils import extend_schema
 from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
@@ -105,8 +108,13 @@ class EpisodeList(GenericAPIView):
         if "aired_to" in options:
             episodes = episodes.filter(air_date__lte=options["aired_to"])
         page = self.paginate_queryset(episodes.newest_first())
-        return self.get_paginated_response(
-            self.get_serializer(episodes_with_counts(page), many=True).data
+        # The site's list of episodes filters by podcast only.
+        url = reverse("episodes:episode_list")
+        if "podcast" in options:
+            url += "?" + urlencode({"podcast": options["podcast"]})
+        return self.paginator.get_paginated_response(
+            self.get_serializer(episodes_with_counts(page), many=True).data,
+            request.build_absolute_uri(url),
         )
 
 
@@ -146,7 +154,10 @@ class SpeakerList(GenericAPIView):
         if options.get("q", "").split():
             speakers = speakers.filter(pk__in=Speaker.objects.named_like(options["q"].split()))
         page = self.paginate_queryset(speakers.order_by("-claim_count", "name"))
-        return self.get_paginated_response(self.get_serializer(page, many=True).data)
+        return self.paginator.get_paginated_response(
+            self.get_serializer(page, many=True).data,
+            request.build_absolute_uri(reverse("episodes:speaker_list")),
+        )
 
 
 class SpeakerDetail(GenericAPIView):
@@ -160,14 +171,15 @@ class SpeakerDetail(GenericAPIView):
 
 
 class PodcastList(GenericAPIView):
-    serializer_class = shapes.PodcastSerializer
+    serializer_class = shapes.PodcastListSerializer
 
     @extend_schema(
         summary="Podcasts with published episodes, by name",
-        responses={200: shapes.PodcastSerializer(many=True), **ERRORS},
+        responses={200: shapes.PodcastListSerializer, **ERRORS},
     )
     def get(self, request):
-        return Response(self.get_serializer(podcasts_with_counts(), many=True).data)
+        podcasts = {"url": reverse("episodes:podcast_list"), "results": podcasts_with_counts()}
+        return Response(self.get_serializer(podcasts).data)
 
 
 class Stats(GenericAPIView):
@@ -178,4 +190,4 @@ class Stats(GenericAPIView):
         responses={200: shapes.StatsSerializer, **ERRORS},
     )
     def get(self, request):
-        return Response(self.get_serializer(totals()).data)
+        return Response(self.get_serializer({"url": reverse("home"), **totals()}).data)

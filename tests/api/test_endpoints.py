@@ -140,8 +140,9 @@ def test_speakers_are_found_by_name_with_counts_and_mix(client, ledger):
 def test_podcasts_and_stats_count_public_records_only(client, ledger):
     make_claim(make_episode(ledger["podcast"], status=Status.DRAFT))
 
-    assert client.get("/api/v1/podcasts/").json()[0]["claim_count"] == 2
+    assert client.get("/api/v1/podcasts/").json()["results"][0]["claim_count"] == 2
     assert client.get("/api/v1/stats/").json() == {
+        "url": "http://testserver/",
         "claim_count": 2,
         "episode_count": 1,
         "people_count": 1,
@@ -158,3 +159,18 @@ def test_claims_list_highlights_on_request_escaped(client, ledger):
         "Zeppelins return.".replace("Zeppelins", "<mark>Zeppelins</mark>"),
         "&lt;b&gt;<mark>Zeppelins</mark>&lt;/b&gt; &amp; airships",
     ]
+
+
+@pytest.mark.parametrize(
+    ("path", "page"),
+    [
+        ("/api/v1/claims/?type=prediction&page_size=5&highlight=1", "/claims/?type=prediction"),
+        ("/api/v1/claims/", "/claims/"),
+        ("/api/v1/episodes/?podcast=example-show&q=receipts", "/episodes/?podcast=example-show"),
+        ("/api/v1/speakers/?q=ada", "/speakers/"),
+        ("/api/v1/podcasts/", "/podcasts/"),
+        ("/api/v1/stats/", "/"),
+    ],
+)
+def test_every_list_names_the_sites_page_of_it(client, ledger, path, page):
+    assert client.get(path).json()["url"] == f"http://testserver{page}"

@@ -1,5 +1,7 @@
 """Published means published: drafts and retracted words never leave through the API or a download."""
 
+import json
+
 import pytest
 
 from episodes.models import Episode, Status
@@ -26,9 +28,16 @@ def ledger(db):
 
 
 def read(client, path):
+    """(status, body); a list's links to itself, which repeat the query asked, left out."""
     response = client.get(path)
-    content = b"".join(response.streaming_content) if response.streaming else response.content
-    return response.status_code, content.decode()
+    if response.streaming:
+        return response.status_code, b"".join(response.streaming_content).decode()
+    if response["Content-Type"] != "application/json":
+        return response.status_code, response.content.decode()
+    body = response.json()
+    if isinstance(body, dict):
+        body = {key: value for key, value in body.items() if key not in ("url", "next")}
+    return response.status_code, json.dumps(body)
 
 
 PUBLIC = [
@@ -92,7 +101,7 @@ def test_every_count_counts_the_public_claim_only(client, ledger):
     assert (episode["claim_count"], episode["claim_mix"]) == (1, [{"type": "belief", "count": 1}])
     assert [e["claim_count"] for e in listed["results"]] == [1]
     assert (speaker["claim_count"], speaker["claim_mix"]) == (1, [{"type": "belief", "count": 1}])
-    assert client.get("/api/v1/podcasts/").json()[0]["claim_count"] == 1
+    assert client.get("/api/v1/podcasts/").json()["results"][0]["claim_count"] == 1
     assert client.get("/api/v1/stats/").json()["claim_count"] == 1
 
 
