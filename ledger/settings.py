@@ -11,6 +11,7 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from whitenoise.compress import Compressor
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -175,6 +176,10 @@ STORAGES = {
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
 }
+
+# Source maps are for developers' tools, which don't ask for them compressed; the
+# interactive API reference's are megabytes, and compressing them slowed collectstatic.
+WHITENOISE_SKIP_COMPRESS_EXTENSIONS = [*Compressor.SKIP_COMPRESS_EXTENSIONS, "map"]
 
 # Behind a TLS-terminating proxy: trust its X-Forwarded-Proto only when told to.
 if envbool("SECURE_PROXY_SSL", False):
