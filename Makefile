@@ -4,27 +4,45 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 
-.PHONY: run test serve format clean bench
+.PHONY: run editor test check-migrations serve format clean bench
 
+# Each step says what it is doing: the first install takes a minute or two.
 $(BIN)/python:
+	@echo "==> Creating the virtual environment $(VENV)/ with $(PYTHON)"
 	$(PYTHON) -m venv $(VENV)
+	@echo "==> Upgrading pip"
 	$(BIN)/pip install --quiet --upgrade pip
 
-# Reinstall whenever the dependencies change.
+# Reinstall whenever the dependencies change. PYTHONWARNINGS hides setuptools'
+# banner about editable installs, which is advice for library authors.
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e ".[dev]"
+	@echo "==> Installing Django and the other dependencies (a minute or two the first time)"
+	PYTHONWARNINGS=ignore::UserWarning $(BIN)/pip install --progress-bar on -e ".[dev]"
 	touch $@
+	@echo "==> Installed in $(VENV)/"
 
 run: $(VENV)/.installed  ## Serve the demo ledger on http://127.0.0.1:$(PORT)
+	@echo "==> Creating or updating the SQLite database (db.sqlite3)"
 	$(BIN)/python manage.py migrate --no-input
+	@echo "==> Loading the demo ledger"
 	$(BIN)/python manage.py load_demo
+	@echo "==> Serving http://127.0.0.1:$(PORT)/ (Ctrl-C stops it)"
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+
+editor: $(VENV)/.installed  ## An editor account for the local admin, with a new password (DEBUG only)
+	$(BIN)/python manage.py migrate --no-input -v0
+	$(BIN)/python manage.py create_local_editor
 
 test: $(VENV)/.installed  ## Lint, check migrations, run the suite (DATABASE_URL picks the database)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/python manage.py makemigrations --check --dry-run
+	$(MAKE) --no-print-directory check-migrations
 	$(BIN)/pytest
+
+# Models against migrations needs no database; an in-memory one keeps makemigrations
+# from connecting to DATABASE_URL's, which the suite has not created yet.
+check-migrations:
+	DATABASE_URL=sqlite://:memory: $(BIN)/python manage.py makemigrations --check --dry-run
 
 # Production settings on plain local HTTP: a throwaway key, no HTTPS redirect.
 SERVE_ENV = DEBUG=false ALLOWED_HOSTS=127.0.0.1,localhost SECURE_SSL_REDIRECT=false \

@@ -31,8 +31,6 @@ forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-")
 errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
-# One greppable line per request: no query string, which may hold a reader's search.
-access_log_format = (
-    '{"time": "%(t)s", "method": "%(m)s", "path": "%(U)s", "status": %(s)s, '
-    '"bytes": "%(B)s", "duration_ms": %(M)s}'
-)
+# One JSON object per line, as the application logs, whatever a request's path holds:
+# the method, path, status, bytes and duration, never the query string.
+logger_class = "ledger.logs.GunicornLogger"

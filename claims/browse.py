@@ -1,7 +1,7 @@
 """One search of the public claims, as the claims browser, the API, downloads and feeds ask it.
 
     found = ClaimSearch(request.GET)              # any QueryDict; Claim.objects.published() by default
-    found.problems      # ["Type “bogus” was ignored: …"]: bad values are dropped, the rest applies
+    found.problems      # ["“bogus” is not a claim type, so it was ignored."]: the rest applies
     found.params        # the parameters that were kept (a QueryDict)
     found.chosen        # those parameters, cleaned: {"type": [...], "speaker": <Speaker>, ...}
     found.query         # the reader's text, parsed (claims.search.ParsedQuery)
@@ -9,7 +9,7 @@
     found.facets        # how many claims each choice would show (claims.facets.Tally.for_template)
     found.ordering      # "relevance", "newest" or "oldest": what `ordered()` follows
     found.ordered()     # every match in that order, with what a claim card shows: stream it
-    found.page(number)  # a Page of those, each claim's excerpt highlighted (`claim.highlighted`)
+    found.page()        # ?page= of those (or page(number, per_page)), excerpts highlighted
     found.matching_speakers, found.matching_episodes  # records whose names match the text
 
 Nothing needs calling first: each answer is worked out when first asked for and
@@ -21,6 +21,7 @@ from django.core.paginator import Page
 from django.db.models import Exists, OuterRef, QuerySet
 from django.http import QueryDict
 from django.utils.functional import cached_property
+from django.utils.text import Truncator
 
 from claims import search
 from claims.facets import tally
@@ -31,6 +32,9 @@ from episodes.models import Episode, Speaker
 
 
 class ClaimSearch:
+    """The public claims that a set of parameters (a QueryDict) asks for: what this
+    module's docstring lists, each answer worked out on first use."""
+
     per_page = 20
     speaker_facet_size = 12
     # Facets count at most this many claims, the most recently added: see claims/facets.py.
@@ -48,10 +52,11 @@ class ClaimSearch:
     def _validated(self) -> tuple[ClaimFilter, list[str]]:
         return valid_filters(self.data, self.claims)
 
-    @property
+    @cached_property
     def problems(self) -> list[str]:
-        """One message per parameter whose value was ignored."""
-        return self._validated[1]
+        """One message per parameter whose value was ignored, and why the search text
+        finds nothing when it has nothing to look for."""
+        return self._validated[1] + _query_problems(self.query) + self._page_problems()
 
     @property
     def params(self) -> QueryDict:
@@ -103,7 +108,9 @@ class ClaimSearch:
         ordering = self.ordering
         claims = self._matching(ranked=ordering == Ordering.RELEVANCE)
         if ordering == Ordering.RELEVANCE:
-            claims = claims.order_by("-rank", "-episode__air_date", "episode_id", "number")
+            claims = claims.order_by(
+                "-in_excerpt", "-rank", "-episode__air_date", "episode_id", "number"
+            )
         elif ordering == Ordering.OLDEST:
             claims = claims.order_by("episode__air_date", "episode_id", "number")
         else:
@@ -111,16 +118,34 @@ class ClaimSearch:
         return claims.for_listing()
 
     def page(self, number: int | str | None = None, per_page: int | None = None) -> Page:
-        """That page of `ordered()` (the last one if past it, the first if unreadable),
-        its excerpts highlighted: one query for the rows, one for the highlights."""
+        """That page of `ordered()`, its excerpts highlighted: one query for the rows,
+        one for the highlights. `number` is the data's ?page= unless given; one that
+        is not a page number gives the first page, one past the end the last."""
         per_page = per_page or self.per_page
+        number = self.params.get("page") if number is None else number
         key = (str(number), per_page)
         if key not in self._pages:
             paginator = CappedPaginator(self.ordered(), per_page, count=self.count)
-            page = paginator.get_page(number)
+            page = paginator.page(min(_page_number(number) or 1, paginator.num_pages))
             search.highlight(page.object_list, self.query)
             self._pages[key] = page
         return self._pages[key]
+
+    def _page_problems(self) -> list[str]:
+        raw = self.params.get("page")
+        if not raw:
+            return []
+        number = _page_number(raw)
+        if number is None:
+            return [
+                f"“{Truncator(raw).chars(40)}” is not a page number, so the first page is shown."
+            ]
+        last = CappedPaginator([], self.per_page, count=self.count).num_pages
+        if number > last:
+            return [
+                f"There is no page {number} of these claims, so the last, page {last}, is shown."
+            ]
+        return []
 
     def without(self, excluded: str | None) -> QuerySet:
         """The claims under every current filter except `excluded`, unordered, to be counted.
@@ -166,3 +191,37 @@ class ClaimSearch:
             .select_related("podcast")
             .defer("transcript", "summary")[: self.matching_records]
         )
+
+
+def _page_number(raw: int | str | None) -> int | None:
+    """`raw` as a page number (1 or more), or None."""
+    try:
+        number = int(raw)
+    except (TypeError, ValueError):
+        return None
+    return number if number >= 1 else None
+
+
+def _query_problems(query: search.ParsedQuery) -> list[str]:
+    problems = []
+    if query.truncated:
+        problems.append(
+            f"Your search was long, so only its first {search.MAX_QUERY_LENGTH} characters "
+            "were used."
+        )
+    if query.text and not query.is_searchable:
+        if query.dropped_stop_words:
+            problems.append(
+                f"{query.in_quotes} is too common to search: it holds only words like “the” "
+                "or “and”. Try a more specific word."
+            )
+        elif query.excluded:
+            problems.append(
+                "A search needs at least one word to look for: -word only leaves words out. "
+                "Try a more specific word."
+            )
+        else:
+            problems.append(
+                f"{query.in_quotes} has no words to look for. Try a more specific word."
+            )
+    return problems

@@ -114,22 +114,7 @@ def _pass(claims, names, cap, sample):
     except EmptyResultSet:  # .none(), e.g. a search of stop words only
         return 0, empty
     params = list(params)
-    parts = []
-    for name in names:
-        facet, where = FACETS[name], ""
-        if facet.condition:
-            column, value = facet.condition
-            where = f" WHERE c_{column} = %s"
-            params.append(value)
-        grouped = f"SELECT c_{name} AS value, COUNT(*) AS n FROM sample{where} GROUP BY c_{name}"
-        if facet.labelled_by:
-            table = connection.ops.quote_name(facet.labelled_by._meta.db_table)
-            parts.append(
-                f"SELECT '{name}', record.slug, record.name, grouped.n FROM ({grouped}) AS grouped "
-                f"JOIN {table} AS record ON record.id = grouped.value"
-            )
-        else:
-            parts.append(f"SELECT '{name}', value, NULL, n FROM ({grouped}) AS grouped")
+    parts = [_facet_select(name, connection, params) for name in names]
     parts.append("SELECT 'matches', NULL, NULL, COUNT(*) FROM matches")
     sql = (
         f"WITH matches AS ({matches_sql}), "
@@ -138,13 +123,34 @@ def _pass(claims, names, cap, sample):
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        rows = cursor.fetchall()
-    facets, count = empty, 0
+        return _counted(cursor.fetchall(), empty)
+
+
+def _facet_select(name, connection, params):
+    """One facet's (name, value, label, count) rows as SQL over the sample; adds its params."""
+    facet, where = FACETS[name], ""
+    if facet.condition:
+        column, value = facet.condition
+        where = f" WHERE c_{column} = %s"
+        params.append(value)
+    grouped = f"SELECT c_{name} AS value, COUNT(*) AS n FROM sample{where} GROUP BY c_{name}"
+    if not facet.labelled_by:
+        return f"SELECT '{name}', value, NULL, n FROM ({grouped}) AS grouped"
+    table = connection.ops.quote_name(facet.labelled_by._meta.db_table)
+    return (
+        f"SELECT '{name}', record.slug, record.name, grouped.n FROM ({grouped}) AS grouped "
+        f"JOIN {table} AS record ON record.id = grouped.value"
+    )
+
+
+def _counted(rows, facets):
+    """(matches, {facet: rows, most first}) from the one query's rows."""
+    count = 0
     for name, value, label, n in rows:
         if name == "matches":
             count = n
         else:
             facets[name].append((value, label, n) if FACETS[name].labelled_by else (value, n))
-    for rows in facets.values():
-        rows.sort(key=lambda row: (-row[-1], *row[:-1]))
+    for facet_rows in facets.values():
+        facet_rows.sort(key=lambda row: (-row[-1], *row[:-1]))
     return count, facets

@@ -62,6 +62,19 @@ class ClaimFilter(django_filters.FilterSet):
         return queryset
 
 
+# What a bad value is not, for "“bogus” is not a claim type, so it was ignored."
+NOT_A = {
+    "type": "a claim type",
+    "speaker": "a speaker in the public record",
+    "podcast": "a podcast in the public record",
+    "episode": "a published episode",
+    "attribution": "an attribution (identified or unresolved)",
+    "aired_from": "a date like 2026-03-01",
+    "aired_to": "a date like 2026-03-01",
+    "order": "an order (relevance, newest or oldest)",
+}
+
+
 def valid_filters(data: QueryDict, queryset) -> tuple[ClaimFilter, list[str]]:
     """A bound, valid ClaimFilter, with any invalid value dropped and reported.
 
@@ -75,11 +88,19 @@ def valid_filters(data: QueryDict, queryset) -> tuple[ClaimFilter, list[str]]:
     filters = ClaimFilter(data, queryset=queryset)
     problems = []
     if not filters.is_valid():
-        for name, errors in filters.errors.items():
-            label = filters.filters[name].label if name in filters.filters else "Filters"
-            values = ", ".join(f"“{Truncator(value).chars(40)}”" for value in data.getlist(name))
-            problems.append(f"{label} {values} was ignored: {' '.join(errors)}")
-            data.pop(name, None)
+        for name in filters.errors:
+            if name == "type":
+                # One bad type among good ones leaves the good ones chosen.
+                values = data.pop(name)
+                bad = [value for value in values if value not in ClaimType.values]
+                if good := [value for value in values if value not in bad]:
+                    data.setlist(name, good)
+            else:
+                bad = [data.pop(name)[-1]]
+            problems += [
+                f"“{Truncator(value).chars(40)}” is not {NOT_A[name]}, so it was ignored."
+                for value in bad
+            ]
         filters = ClaimFilter(data, queryset=queryset)
         filters.is_valid()  # what is left is valid; this fills form.cleaned_data
     return filters, problems

@@ -156,6 +156,13 @@ class ClaimChange:
     def note(self) -> str:
         return (self.correction_note or "").strip()
 
+    @property
+    def is_on_record(self) -> bool:
+        """Whether the claim was or becomes public (a draft's changes are the editors' own)."""
+        return any(
+            state and state["status"] != ClaimStatus.DRAFT for state in (self.before, self.after)
+        )
+
     @cached_property
     def changes(self) -> dict:
         return describe_changes(self.before, self.after)
@@ -199,6 +206,11 @@ class ClaimChange:
                     f"{claim} is published: its {name} is part of its permalink and never "
                     "changes. Retract it and add a new claim instead."
                 )
+        if self.after["status"] == ClaimStatus.DRAFT:
+            problems["status"] = (
+                f"{claim} is published: it leaves the public record only by retraction, "
+                "which keeps its number and permalink. Retract it instead of making it a draft."
+            )
         if self.after["status"] == ClaimStatus.RETRACTED and set(changed) - {
             "status",
             "retraction_reason",

@@ -3,7 +3,7 @@ import datetime
 from django.contrib.postgres.search import SearchVectorField
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
-from django.db.models import Exists, F, Func, OuterRef, Q, Value
+from django.db.models import F, Func, Q, Value
 from django.db.models.functions import Length
 from django.utils import timezone
 
@@ -22,109 +22,20 @@ from claims.history import (
     Correction,
     RevisionKind,
 )
-from episodes.models import Episode, Speaker, Status, protect_published
-from ledger.models import RecordQuerySet
+from claims.querysets import ClaimQuerySet, public_q
+from episodes.models import Episode, Speaker, protect_published
 
-
-class ClaimQuerySet(RecordQuerySet):
-    def published(self):
-        """The one gate to the public: published claims of published episodes."""
-        return self.filter(Claim.public_q())
-
-    def on_record(self):
-        """Claims with a public permalink: the published ones and those retracted since.
-
-        Only permalinks use this: a retracted claim shows its retraction there and
-        counts, lists and searches nowhere.
-        """
-        return self.filter(
-            status__in=(ClaimStatus.PUBLISHED, ClaimStatus.RETRACTED),
-            episode__status=Status.PUBLISHED,
-        )
-
-    def change_status(self, status, *, changed_by=None, via=""):
-        """Move these claims to `status`, each move kept in its claim's history.
-
-        Three queries whatever the number of claims. Returns how many moved. For
-        publishing and unpublishing only: retraction needs a reason (Claim.retract).
-        """
-        moving = list(self.exclude(status=status).values_list("pk", "status"))
-        if not moving:
-            return 0
-        Claim.objects.filter(pk__in=[pk for pk, _ in moving]).update(
-            status=status, updated_at=timezone.now()
-        )
-        ClaimRevision.objects.bulk_create(
-            ClaimRevision(
-                claim_id=pk,
-                kind=RevisionKind.EDITED,
-                changes={"status": [was, status]},
-                changed_by=changed_by,
-                via=via,
-            )
-            for pk, was in moving
-        )
-        return len(moving)
-
-    def reverify(self, transcript):
-        """Check these claims' excerpts against `transcript` again.
-
-        One read; writes only the claims whose result changed, in batches.
-        """
-        changed = []
-        for claim in self.only("pk", "excerpt", "verification"):
-            result = verbatim.check(claim.excerpt, transcript)
-            if claim.verification != result:
-                claim.verification = result
-                changed.append(claim)
-        Claim.objects.bulk_update(changed, ["verification"], batch_size=500)
-
-    def delete(self):
-        # Drafts may go; anything that was ever public stays on the record.
-        on_record = self.exclude(status=ClaimStatus.DRAFT)
-        if on_record.exists():
-            raise models.ProtectedError(
-                "Published and retracted claims are never deleted: retract a claim instead.",
-                set(on_record),
-            )
-        return super().delete()
-
-    def for_listing(self):
-        """Everything a claim card shows, fetched in the same query.
-
-        Without what a card never shows: the episode's transcript (a real one is
-        tens of kilobytes, carried by every row) and summary, and the search text.
-        """
-        return self.select_related("episode__podcast", "speaker").defer(
-            "episode__transcript", "episode__summary", "search_context", "search_vector"
-        )
-
-    def newest_first(self):
-        """Newest episodes first, each episode's claims in ledger order."""
-        return self.order_by("-episode__air_date", "episode_id", "number")
-
-    def refresh_search_context(self):
-        """Recompute search_context after a speaker or episode changed (one read, batched writes)."""
-        claims = list(self.select_related("episode", "speaker").defer("episode__transcript"))
-        for claim in claims:
-            claim.search_context = claim.compose_search_context()
-        Claim.objects.bulk_update(claims, ["search_context"], batch_size=500)
-
-    def speakers(self) -> models.QuerySet[Speaker]:
-        """The speakers of these claims, checked with an EXISTS per speaker."""
-        return Speaker.objects.filter(Exists(self.filter(speaker=OuterRef("pk"))))
-
-    def count_by_podcast(self) -> dict[int, int]:
-        """{podcast id: how many of these claims} in one grouped query."""
-        return dict(self.order_by().values_list("episode__podcast").annotate(n=models.Count("*")))
-
-    def type_mix(self):
-        """[(type, count)] largest first, ties in the order types are defined."""
-        counts = dict(self.order_by().values_list("type").annotate(n=models.Count("pk")))
-        return sorted(
-            ((ClaimType(t), n) for t, n in counts.items()),
-            key=lambda item: (-item[1], ClaimType.values.index(item[0])),
-        )
+# The app's models and choices, as Django and the rest of the code expect to find them.
+__all__ = [
+    "DEFAULT_UNRESOLVED_LABEL",
+    "Attribution",
+    "Claim",
+    "ClaimRevision",
+    "ClaimStatus",
+    "ClaimType",
+    "RevisionKind",
+    "Verification",
+]
 
 
 class Claim(models.Model):
@@ -247,7 +158,7 @@ class Claim(models.Model):
         indexes = [
             # A speaker's public record: their claims, newest episodes first; with the
             # episode, it also answers "who is in the public record, with how many
-            # claims" without reading the claims table (Speaker.in_public_record).
+            # claims" without reading the claims table (speakers_with_claim_counts).
             models.Index(
                 fields=("speaker", "status", "episode"), name="claim_speaker_status_episode"
             ),
@@ -275,6 +186,9 @@ class Claim(models.Model):
     highlighted = None
     # The claim as stored, read once per save (history.stored_state()).
     _stored = None
+    # Whether the last save touched a claim that was or became public; a deleted
+    # one is always a draft (see delete()).
+    was_or_is_on_record = False
 
     def save(self, *args, changed_by=None, via="", correction_note="", **kwargs):
         """Save, and keep the change in the claim's history.
@@ -287,6 +201,7 @@ class Claim(models.Model):
         """
         change = ClaimChange.of(self, correction_note)
         change.check()
+        self.was_or_is_on_record = change.is_on_record
         change.apply(self, timezone.now())
         self.refresh_derived_fields()
         if kwargs.get("update_fields") is not None:
@@ -331,12 +246,7 @@ class Claim(models.Model):
         self.retraction_reason = reason.strip()
         self.save(changed_by=changed_by, via=via)
 
-    @staticmethod
-    def public_q(prefix=""):
-        """The condition for a public claim, usable across a relation (`prefix="claims__"`)."""
-        return Q(
-            **{f"{prefix}status": Status.PUBLISHED, f"{prefix}episode__status": Status.PUBLISHED}
-        )
+    public_q = staticmethod(public_q)
 
     @property
     def label(self):

@@ -5,10 +5,11 @@ each has. Those counts need claims, so they live here rather than on the
 episodes app's querysets: episodes never imports claims.
 """
 
+from django.db import models
 from django.db.models import Count, QuerySet
 
 from claims.models import Claim
-from episodes.models import Episode, Podcast, Speaker
+from episodes.models import Episode, Podcast, Speaker, Status
 
 
 def speakers_with_claim_counts() -> QuerySet[Speaker]:
@@ -70,3 +71,20 @@ def totals() -> dict[str, int]:
         "people_count": Claim.objects.published().speakers().count(),
         "podcast_count": Podcast.objects.public().count(),
     }
+
+
+def readers_see_change_to(record: models.Model) -> bool:
+    """Whether saving or deleting `record` may change a public page.
+
+    Asked just after the write, for the ledger's version: a draft's changes stay
+    unseen. Anything this does not know is taken to be seen.
+    """
+    if isinstance(record, Claim):
+        return record.was_or_is_on_record and record.episode.status == Status.PUBLISHED
+    if isinstance(record, Episode):
+        return record.status == Status.PUBLISHED or record.has_changed("status")
+    if isinstance(record, Speaker):
+        return Claim.objects.published().filter(speaker=record).exists()
+    if isinstance(record, Podcast):
+        return Episode.objects.published().filter(podcast=record).exists()
+    return True

@@ -13,19 +13,23 @@ from dataclasses import dataclass, field
 
 from django.contrib.postgres.search import SearchHeadline, SearchQuery, SearchRank
 from django.db import connections
-from django.db.models import BooleanField, F, FloatField, IntegerField
+from django.db.models import BooleanField, F, FloatField, Func, IntegerField, TextField, Value
 from django.db.models.expressions import RawSQL
+from django.db.models.lookups import GreaterThan
 from django.db.models.sql.constants import INNER
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
+
+from claims.search_index import SPACED_OUT
 
 MAX_QUERY_LENGTH = 300
 SEARCH_CONFIG = "english"
 MARK_START, MARK_STOP = "\x02", "\x03"
 FTS_TABLE = "claims_claim_fts"
+_SPACING = str.maketrans(SPACED_OUT, " " * len(SPACED_OUT))
 
-# PostgreSQL's English stop words (the Snowball list): websearch_to_tsquery drops
-# them, so the SQLite translation drops them too.
+# PostgreSQL's English stop words (the Snowball list): its index leaves them out,
+# so the query leaves them out on both databases (see _trimmed).
 STOP_WORDS = frozenset(
     """i me my myself we our ours ourselves you your yours yourself yourselves he him his
     himself she her hers herself it its itself they them their theirs themselves what which
@@ -37,8 +41,10 @@ STOP_WORDS = frozenset(
     just don should now""".split()
 )
 
+_QUOTED = re.compile(r'"([^"]*)"?')
 _TOKEN = re.compile(r'-?"[^"]*"?|\S+')
-_WORD = re.compile(r"\w+")
+# Words as both engines split them: letters and digits, not underscores.
+_WORD = re.compile(r"[^\W_]+")
 
 
 @dataclass(frozen=True)
@@ -72,6 +78,14 @@ class ParsedQuery:
         return bool(self.groups)
 
     @property
+    def in_quotes(self) -> str:
+        """The reader's text in curly quotes, to show it: their own straight quotes
+        become the curly ones, so a phrase is quoted once (“reward model”)."""
+        if '"' in self.text:
+            return _QUOTED.sub(r"“\1”", self.text)
+        return f"“{self.text}”"
+
+    @property
     def words(self):
         return [word for group in self.groups for term in group for word in term.words]
 
@@ -100,12 +114,9 @@ def parse(raw):
             continue
         negated = token.startswith("-") and len(token) > 1
         body = token[1:] if negated else token
-        quoted = body.startswith('"')
-        words = tuple(word.lower() for word in _WORD.findall(body))
-        if not quoted and len(words) == 1 and words[0] in STOP_WORDS:
-            query.dropped_stop_words = True
-            words = ()
+        words = _trimmed(tuple(word.lower() for word in _WORD.findall(body)))
         if not words:
+            query.dropped_stop_words |= bool(_WORD.search(body))
             continue
         term = Term(words)
         if negated:
@@ -118,12 +129,39 @@ def parse(raw):
     return query
 
 
+def _trimmed(words):
+    """`words` without the stop words at either end.
+
+    PostgreSQL leaves stop words out of its index, so it can't find them: a
+    phrase "the model" finds what "model" finds. Inside a phrase they stay, as
+    the distance between its other words ("cost of the model").
+    """
+    start, stop = 0, len(words)
+    while start < stop and words[start] in STOP_WORDS:
+        start += 1
+    while stop > start and words[stop - 1] in STOP_WORDS:
+        stop -= 1
+    return words[start:stop]
+
+
 def search(claims, query, ranked=True):
-    """Claims matching `query`, annotated with `rank` (higher is more relevant) if `ranked`."""
+    """Claims matching `query`; if `ranked`, annotated with `rank` (higher is more
+    relevant) and `in_excerpt`: whether the excerpt matched, not only the summary,
+    speaker or title, which relevance puts first whatever the ranks.
+
+    On SQLite the conditions name the FTS5 table and claims_claim, as tables of
+    the outer query: a subquery that renames them (`pk__in=`) can't hold them.
+    """
     if connections[claims.db].vendor == "postgresql":
         tsquery = _tsquery(query)
         matches = claims.filter(search_vector=tsquery)
-        return matches.annotate(rank=SearchRank(F("search_vector"), tsquery)) if ranked else matches
+        if not ranked:
+            return matches
+        # Weights for D, C, B and A: only the excerpt's words (A) count.
+        excerpt_rank = SearchRank(F("search_vector"), tsquery, weights=[0, 0, 0, 1])
+        return matches.annotate(
+            rank=SearchRank(F("search_vector"), tsquery), in_excerpt=GreaterThan(excerpt_rank, 0)
+        )
     if not ranked:
         # Only a join with the FTS table can rank, and the join makes SQLite read and
         # sort every match before it can show them by air date. As a set of ids,
@@ -142,6 +180,8 @@ def search(claims, query, ranked=True):
         .annotate(
             # bm25 weights: the excerpt counts more than the speaker, summary and title.
             rank=RawSQL(f"-bm25({FTS_TABLE}, 10.0, 3.0)", [], output_field=FloatField()),
+            # Weighted 0, the other columns add nothing: below 0 only if the excerpt matched.
+            in_excerpt=RawSQL(f"bm25({FTS_TABLE}, 1.0, 0.0) < 0", [], output_field=BooleanField()),
             match_id=RawSQL(f"{FTS_TABLE}.rowid", [], output_field=IntegerField()),
         )
     )
@@ -217,8 +257,9 @@ def _joined_to_index(claims):
 
 
 def highlight(claims, query):
-    """Set `claim.highlighted` on these claims (one page): the escaped excerpt with
-    the matched words in <mark>. One query, for the rows shown only."""
+    """Set `claim.highlighted` on these claims (one page), the escaped excerpt with the
+    matched words in <mark>, and `claim.matched_in`: where else words matched ("the
+    episode title"). One query, for the rows shown only."""
     claims = list(claims)
     if not claims or not query.is_searchable:
         return
@@ -227,38 +268,82 @@ def highlight(claims, query):
     ids = [claim.pk for claim in claims]
     connection = connections[Claim.objects.db]
     if connection.vendor == "postgresql":
-        rows = (
-            Claim.objects.filter(pk__in=ids)
-            .annotate(
-                marked=SearchHeadline(
-                    "excerpt",
-                    _tsquery(query),
-                    config=SEARCH_CONFIG,
-                    start_sel=MARK_START,
-                    stop_sel=MARK_STOP,
-                    highlight_all=True,
-                )
-            )
-            .values_list("pk", "marked")
-        )
+        marked = _headlines(Claim.objects.filter(pk__in=ids), query)
     else:
         with connection.cursor() as cursor:
             cursor.execute(
-                "SELECT rowid, highlight(claims_claim_fts, 0, char(2), char(3)) "
-                "FROM claims_claim_fts WHERE claims_claim_fts MATCH %s "
+                f"SELECT rowid, highlight({FTS_TABLE}, 0, char(2), char(3)), "
+                f"highlight({FTS_TABLE}, 1, char(2), char(3)) "
+                f"FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH %s "
                 f"AND rowid IN ({', '.join(['%s'] * len(ids))})",
                 [query.as_fts5(), *ids],
             )
-            rows = cursor.fetchall()
-    marked = dict(rows)
+            marked = {pk: (excerpt, context) for pk, excerpt, context in cursor.fetchall()}
     for claim in claims:
-        text = marked.get(claim.pk) or claim.excerpt
+        excerpt, context = marked.get(claim.pk, (None, None))
+        text = excerpt or claim.excerpt
         if MARK_START in claim.excerpt or MARK_STOP in claim.excerpt:
             # Markers already in the words would be read as highlights.
             text = claim.excerpt.replace(MARK_START, "").replace(MARK_STOP, "")
         claim.highlighted = mark_safe(
             escape(text).replace(MARK_START, "<mark>").replace(MARK_STOP, "</mark>")
         )
+        claim.matched_in = _places_matched(claim, context or "")
+
+
+def _places_matched(claim, context):
+    """The places besides the excerpt whose words are marked in `context`, the
+    claim's search context: its summary, voice and episode title, one a line."""
+    marked_lines = {
+        line.replace(MARK_START, "").replace(MARK_STOP, ""): MARK_START in line
+        for line in context.split("\n")
+    }
+    places = (
+        ("the editor's summary", claim.summary),
+        ("the speaker's name" if claim.is_identified else "the voice's label", claim.voice),
+        ("the episode title", claim.episode.title),
+    )
+    return [place for place, text in places if text and marked_lines.get(text)]
+
+
+def _headlines(claims, query):
+    """{id: (excerpt, search context)}, each with markers, from ts_headline, which
+    reads them the way the index does (markup as spaces) and so marks the same words."""
+    tsquery = _tsquery(query)
+    rows = claims.annotate(
+        marked=_headline("excerpt", tsquery), marked_context=_headline("search_context", tsquery)
+    ).values_list("pk", "marked", "excerpt", "marked_context", "search_context")
+    return {
+        pk: (_unspaced(marked, excerpt), _unspaced(marked_context, context))
+        for pk, marked, excerpt, marked_context, context in rows
+    }
+
+
+def _headline(column, tsquery):
+    spaced = Func(
+        F(column),
+        Value(SPACED_OUT),
+        Value(" " * len(SPACED_OUT)),
+        function="translate",
+        output_field=TextField(),
+    )
+    return SearchHeadline(
+        spaced,
+        tsquery,
+        config=SEARCH_CONFIG,
+        start_sel=MARK_START,
+        stop_sel=MARK_STOP,
+        highlight_all=True,
+    )
+
+
+def _unspaced(marked, excerpt):
+    """`marked` with the excerpt's own characters back where spaces stood in for them;
+    None if the two don't line up, and the excerpt is then shown unmarked."""
+    if marked.replace(MARK_START, "").replace(MARK_STOP, "") != excerpt.translate(_SPACING):
+        return None
+    characters = iter(excerpt)
+    return "".join(c if c in (MARK_START, MARK_STOP) else next(characters) for c in marked)
 
 
 def _tsquery(query):

@@ -1,24 +1,37 @@
 """The full-text index behind "Search evidence", one per database.
 
 PostgreSQL: a trigger fills `claims_claim.search_vector` (English stemming; the
-excerpt weighted above the context) and a GIN index serves `@@` queries;
+excerpt weighted above the context; markup read as plain words) and a GIN index
+serves `@@` queries;
 trigram indexes serve the matching speakers' and episodes' names.
 SQLite: an FTS5 table with the Porter stemmer mirrors `excerpt` and
 `search_context` through triggers.
 
 Installed after every migrate rather than in one migration because SQLite drops a
 table's triggers whenever a migration rebuilds that table; `install()` puts back
-whatever is missing and, if anything was, rebuilds the index from the claims.
+whatever is missing or changed and, if anything was, rebuilds the index from the claims.
 """
 
-POSTGRES_FUNCTION = """
-CREATE OR REPLACE FUNCTION claims_claim_search_vector_update() RETURNS trigger AS $$
+# Characters PostgreSQL's parser reads as part of markup or of one compound token
+# ("<b>", "&amp;", "example.com", "GPT-3"), where FTS5 reads them as spaces between
+# words: the vector sees them as spaces too, so that both databases index the same
+# words. Replaced one for one, so positions in the text are kept (search.highlight).
+SPACED_OUT = "<>&-./@:+"
+
+POSTGRES_FUNCTION_BODY = f"""
 BEGIN
     NEW.search_vector :=
-        setweight(to_tsvector('english', coalesce(NEW.excerpt, '')), 'A')
-        || setweight(to_tsvector('english', coalesce(NEW.search_context, '')), 'B');
+        setweight(to_tsvector('english', translate(coalesce(NEW.excerpt, ''),
+            '{SPACED_OUT}', '{" " * len(SPACED_OUT)}')), 'A')
+        || setweight(to_tsvector('english', translate(coalesce(NEW.search_context, ''),
+            '{SPACED_OUT}', '{" " * len(SPACED_OUT)}')), 'B');
     RETURN NEW;
 END
+"""
+
+POSTGRES_FUNCTION = f"""
+CREATE OR REPLACE FUNCTION claims_claim_search_vector_update() RETURNS trigger AS $$
+{POSTGRES_FUNCTION_BODY}
 $$ LANGUAGE plpgsql
 """
 
@@ -83,21 +96,30 @@ def install(connection):
 
 def _install_postgres(connection):
     with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT prosrc FROM pg_proc WHERE proname = 'claims_claim_search_vector_update'"
+        )
+        installed = cursor.fetchone()
+        changed = installed is not None and installed[0].strip() != POSTGRES_FUNCTION_BODY.strip()
         cursor.execute(POSTGRES_FUNCTION)
         cursor.execute(
             "SELECT 1 FROM pg_trigger WHERE tgname = 'claims_claim_search_vector' "
             "AND tgrelid = 'claims_claim'::regclass"
         )
-        if cursor.fetchone() is None:
+        missing = cursor.fetchone() is None
+        if missing:
             cursor.execute(POSTGRES_TRIGGER)
-            # Claims written before the trigger existed get their vector now.
-            cursor.execute("UPDATE claims_claim SET excerpt = excerpt")
         cursor.execute(POSTGRES_INDEX)
         # pg_trgm ships with PostgreSQL and is a trusted extension: the database's
         # owner may create it.
         cursor.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
         for index in POSTGRES_TRIGRAM_INDEXES:
             cursor.execute(index)
+        if missing or changed:
+            # Claims written before the trigger existed, or indexed the old way, get
+            # their vector now. Last: inside a transaction, the update's pending
+            # trigger events would forbid creating an index on the table.
+            cursor.execute("UPDATE claims_claim SET excerpt = excerpt")
 
 
 def _install_sqlite(connection):

@@ -10,7 +10,9 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from claims.models import Claim
+from claims.public_record import readers_see_change_to
 from episodes.models import Episode, Speaker
+from ledger.models import unseen_by_readers
 
 
 @receiver(post_save, sender=Speaker, dispatch_uid="claims-speaker-renamed")
@@ -20,7 +22,8 @@ def speaker_saved(sender, instance: Speaker, created: bool, raw: bool = False, *
         return
     if instance.has_changed("name"):
         # A renamed speaker must be found under the new name.
-        Claim.objects.filter(speaker=instance).refresh_search_context()
+        with unseen_by_readers(not readers_see_change_to(instance)):
+            Claim.objects.filter(speaker=instance).refresh_search_context()
 
 
 @receiver(post_save, sender=Episode, dispatch_uid="claims-episode-changed")
@@ -28,8 +31,9 @@ def episode_saved(sender, instance: Episode, created: bool, raw: bool = False, *
     if created or raw:
         return
     claims = Claim.objects.filter(episode=instance)
-    if instance.has_changed("title"):
-        # A retitled episode must be found under its new title.
-        claims.refresh_search_context()
-    if instance.has_changed("transcript"):
-        claims.reverify(instance.transcript)
+    with unseen_by_readers(not readers_see_change_to(instance)):
+        if instance.has_changed("title"):
+            # A retitled episode must be found under its new title.
+            claims.refresh_search_context()
+        if instance.has_changed("transcript"):
+            claims.reverify(instance.transcript)

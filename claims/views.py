@@ -4,7 +4,7 @@ from django.shortcuts import get_object_or_404, render
 
 from claims.browse import ClaimSearch
 from claims.filters import Ordering
-from claims.models import Claim
+from claims.models import Claim, Verification
 from claims.public_record import (
     episodes_with_counts,
     podcasts_with_counts,
@@ -15,8 +15,8 @@ from episodes.models import Episode, Podcast, Speaker
 
 def claim_list(request):
     found = ClaimSearch(request.GET)
-    context = {"search": found, "page": found.page(request.GET.get("page"))}
-    return render(request, "claims/claim_list.html", {**context, "orderings": Ordering.CHOICES})
+    context = {"search": found, "page": found.page(), "orderings": Ordering.CHOICES}
+    return render(request, "claims/claim_list.html", context)
 
 
 def claim_detail(request, podcast_slug, episode_slug, number):
@@ -91,6 +91,10 @@ def episode_detail(request, podcast_slug, slug):
             "claims": ledger,
             "speakers": sorted(speakers.values(), key=str),
             "mix": claims.type_mix(),
+            # Said once for the episode rather than under every claim. Each claim is checked
+            # again whenever the transcript is saved, so theirs is the episode's state.
+            "no_transcript": bool(ledger)
+            and all(c.verification == Verification.NO_TRANSCRIPT for c in ledger),
         },
     )
 

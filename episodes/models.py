@@ -6,7 +6,7 @@ from django.db import models
 from django.db.models import Count, Exists, OuterRef, Q
 from django.urls import reverse
 
-from episodes.web import is_web_url, validate_web_url, web_url_or_blank
+from episodes.web import WebURLField, is_web_url, validate_web_url, web_url_or_blank
 from ledger.models import RecordQuerySet
 
 
@@ -106,12 +106,8 @@ class Podcast(models.Model):
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=200, unique=True, help_text="Used in this podcast's URLs.")
     description = models.TextField(blank=True)
-    website_url = models.URLField(
-        "website", max_length=500, blank=True, validators=[validate_web_url]
-    )
-    feed_url = models.URLField(
-        "feed URL", max_length=500, blank=True, validators=[validate_web_url]
-    )
+    website_url = WebURLField("website", max_length=500, blank=True)
+    feed_url = WebURLField("feed URL", max_length=500, blank=True)
 
     objects = PodcastQuerySet.as_manager()
 
@@ -206,15 +202,10 @@ class Episode(RemembersLoadedValues):
     title = models.CharField(max_length=300)
     slug = models.SlugField(max_length=200, help_text="Unique within the podcast.")
     air_date = models.DateField()
-    original_url = models.URLField(
-        "original episode URL",
-        max_length=500,
-        validators=[validate_web_url],
-        help_text="The episode on its publisher's site.",
+    original_url = WebURLField(
+        "original episode URL", max_length=500, help_text="The episode on its publisher's site."
     )
-    audio_url = models.URLField(
-        "audio URL", max_length=1000, blank=True, validators=[validate_web_url]
-    )
+    audio_url = WebURLField("audio URL", max_length=1000, blank=True)
     summary = models.TextField(blank=True)
     transcript = models.TextField(blank=True)
     status = models.CharField(
@@ -227,7 +218,7 @@ class Episode(RemembersLoadedValues):
     updated_at = models.DateTimeField(auto_now=True)
 
     objects = EpisodeQuerySet.as_manager()
-    remembered_fields = ("title", "transcript")
+    remembered_fields = ("title", "transcript", "status")
 
     class Meta:
         ordering = ("-air_date", "title")

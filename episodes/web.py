@@ -9,11 +9,18 @@ that got in before the rule (the `web_url` filter).
 from urllib.parse import urlsplit
 
 from django.core.validators import URLValidator
+from django.db import models
 from django.db.models import Q
 
 WEB_SCHEMES = ("http", "https")
 
 validate_web_url = URLValidator(schemes=WEB_SCHEMES)
+
+
+class WebURLField(models.URLField):
+    """A URLField that takes http(s) addresses only (its own validator, not a second one)."""
+
+    default_validators = [validate_web_url]
 
 
 def is_web_url(value: str) -> bool:

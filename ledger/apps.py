@@ -7,8 +7,9 @@ class LedgerConfig(AppConfig):
     verbose_name = "Evidence Ledger"
 
     def ready(self):
-        # Any saved or deleted record may change what a public page shows.
-        # Bulk writes (QuerySet.update, bulk_create) call ledger_changed() themselves.
+        # A saved or deleted record moves the version when readers can see the change
+        # (not a draft's). Bulk writes (QuerySet.update, bulk_create) call
+        # ledger_changed() themselves, unless made unseen_by_readers().
         for label in ("episodes.Podcast", "episodes.Episode", "episodes.Speaker", "claims.Claim"):
             model = self.apps.get_model(label)
             post_save.connect(_changed, sender=model, dispatch_uid=f"ledger-changed-save-{label}")
@@ -17,7 +18,9 @@ class LedgerConfig(AppConfig):
             )
 
 
-def _changed(sender, using="default", **kwargs):
+def _changed(sender, instance, using="default", **kwargs):
+    from claims.public_record import readers_see_change_to
     from ledger.models import ledger_changed
 
-    ledger_changed(using)
+    if readers_see_change_to(instance):
+        ledger_changed(using)

@@ -1,4 +1,7 @@
 import datetime
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from django.db import models
 from django.db.models import F, Q
@@ -32,7 +35,27 @@ def current_version(using="default"):
     return row.first() or (0, NEVER)
 
 
+# Set while writes are made that no reader can see (see unseen_by_readers).
+_unseen = ContextVar("ledger_writes_unseen", default=False)
+
+
+@contextmanager
+def unseen_by_readers(unseen: bool = True) -> Iterator[None]:
+    """Writes made inside (when `unseen`) change nothing a reader can see: drafts.
+
+    The version stays, so readers keep their cached pages and no one outside can
+    tell from an ETag when editors are at work.
+    """
+    token = _unseen.set(unseen or _unseen.get())
+    try:
+        yield
+    finally:
+        _unseen.reset(token)
+
+
 def ledger_changed(using="default"):
+    if _unseen.get():
+        return
     now = timezone.now()
     versions = LedgerVersion.objects.using(using)
     if not versions.filter(pk=1).update(number=F("number") + 1, changed_at=now):

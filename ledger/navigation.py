@@ -2,24 +2,33 @@
 
 from django.urls import reverse
 
-# (label, the URL name of the section's page)
+# (label, the URL name of the section's page, the URL names of the pages under it).
+# A reader on an episode, or on one of its claims, is still in Episodes.
 SECTIONS = (
-    ("Episodes", "episodes:episode_list"),
-    ("Speakers", "episodes:speaker_list"),
-    ("Podcasts", "episodes:podcast_list"),
-    ("Search evidence", "claims:claim_list"),
-    ("Method", "method"),
-    ("How the evidence works", "how_it_works"),
+    ("Episodes", "episodes:episode_list", ("episodes:episode_detail", "claims:claim_detail")),
+    ("Speakers", "episodes:speaker_list", ("episodes:speaker_detail",)),
+    ("Podcasts", "episodes:podcast_list", ("episodes:podcast_detail",)),
+    ("Search evidence", "claims:claim_list", ()),
+    ("Method", "method", ()),
+    ("How the evidence works", "how_it_works", ()),
 )
 
 
+def current(here: str | None, name: str, pages: tuple[str, ...]) -> str:
+    """The link's aria-current: "page" on the section's own page, "true" on a page
+    under it (the link is the reader's place, not the page itself), else ""."""
+    if here == name:
+        return "page"
+    return "true" if here in pages else ""
+
+
 def navigation(request):
-    """Template context: `nav_sections`, each with its label, url and whether it is current."""
+    """Template context: `nav_sections`, each with its label, url and aria-current value."""
     match = request.resolver_match
     here = match.view_name if match else None
     return {
         "nav_sections": [
-            {"label": label, "url": reverse(name), "current": name == here}
-            for label, name in SECTIONS
+            {"label": label, "url": reverse(name), "current": current(here, name, pages)}
+            for label, name, pages in SECTIONS
         ]
     }

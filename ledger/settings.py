@@ -37,6 +37,16 @@ def envint(name, default):
         raise ImproperlyConfigured(f"{name} must be an integer, not {value!r}") from None
 
 
+def envfloat(name, default):
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    try:
+        return float(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a number, not {value!r}") from None
+
+
 def envlist(name, default):
     value = os.environ.get(name)
     if value is None or value.strip() == "":
@@ -130,22 +140,52 @@ DATABASES = {
     )
 }
 
+# A database that stops answering must fail requests, not hang them until gunicorn
+# kills the worker: connecting gives up after DATABASE_CONNECT_TIMEOUT seconds, and
+# a statement after DATABASE_STATEMENT_TIMEOUT (0: no limit), before GUNICORN_TIMEOUT.
+DATABASE_CONNECT_TIMEOUT = envint("DATABASE_CONNECT_TIMEOUT", 5)
+DATABASE_STATEMENT_TIMEOUT = envint("DATABASE_STATEMENT_TIMEOUT", 25)
+_database_options = DATABASES["default"].setdefault("OPTIONS", {})
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    # SQLite has no server to wait for, only another process's write lock.
+    _database_options.setdefault("timeout", DATABASE_CONNECT_TIMEOUT)
     # A file, not memory, so the production-stack test can serve it from gunicorn;
     # one per process, so test runs side by side don't share it.
     DATABASES["default"]["TEST"] = {
         "NAME": str(Path(tempfile.gettempdir()) / f"ledger-test-{os.getpid()}.sqlite3")
     }
+else:
+    _database_options.setdefault("connect_timeout", DATABASE_CONNECT_TIMEOUT)
+    _database_options.setdefault("options", f"-c statement_timeout={DATABASE_STATEMENT_TIMEOUT}s")
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # A shared cache (Redis) in production; each process's memory otherwise. Page cache
 # entries are keyed by the ledger's version, so they are never served stale either way.
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# Seconds to connect to Redis and to wait for each answer. A down or hung Redis then
+# costs a page a moment, not redis-py's default five seconds per call; the page cache
+# fails open (ledger/caching.py).
+REDIS_TIMEOUT = envfloat("REDIS_TIMEOUT", 0.5)
+
+
+def redis_cache(url):
+    return {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": url,
+        "OPTIONS": {"socket_connect_timeout": REDIS_TIMEOUT, "socket_timeout": REDIS_TIMEOUT},
+    }
+
+
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    "default": redis_cache(REDIS_URL)
     if REDIS_URL
-    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "ledger"}
+    # Bounded: past MAX_ENTRIES pages a third of them are dropped to make room.
+    else {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "ledger",
+        "OPTIONS": {"MAX_ENTRIES": 300},
+    }
 }
 PAGE_CACHE_SECONDS = envint("PAGE_CACHE_SECONDS", 600)
 # Serve /bench/minimal/, the benchmark's yardstick (bench/run.py); off in production.
@@ -219,8 +259,11 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
-# Admin sign-in: lock a username from an address after repeated failures.
+# Admin sign-in: lock a username from an address after repeated failures, and an
+# address after failures across any usernames (ledger/signin.py).
+AXES_HANDLER = "ledger.signin.AddressLimitedHandler"
 AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", 5)
+ADDRESS_FAILURE_LIMIT = envint("AXES_ADDRESS_FAILURE_LIMIT", 20)
 AXES_COOLOFF_TIME = timedelta(minutes=envint("AXES_COOLOFF_MINUTES", 30))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
@@ -268,13 +311,27 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
 }
 
+# Everything goes through the root's one handler: JSON lines in production, for log
+# pipelines (gunicorn's too: ledger.logs.GunicornLogger); readable lines in development.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"json": {"()": "ledger.logs.JSONFormatter"}},
-    "handlers": {"stdout": {"class": "logging.StreamHandler", "formatter": "json"}},
+    "formatters": {
+        "json": {"()": "ledger.logs.JSONFormatter"},
+        "text": {
+            "format": "%(asctime)s %(levelname)s %(name)s: %(message)s",
+            "datefmt": "%H:%M:%S",
+        },
+    },
+    "handlers": {
+        "stdout": {"class": "logging.StreamHandler", "formatter": "text" if DEBUG else "json"}
+    },
     "root": {"handlers": ["stdout"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {
+        # Django's own handlers (a console one while DEBUG is on, and runserver's
+        # request lines) would print each line a second time, in another format.
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
+        "django.server": {"handlers": [], "level": "INFO", "propagate": True},
         # Server errors are logged once, by django.request, with the request's context.
         "django.request": {"level": "ERROR"},
         "django.security.DisallowedHost": {"level": "ERROR"},

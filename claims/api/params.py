@@ -7,6 +7,7 @@ added to the browser appears in the API's documentation too.
 
 import django_filters
 from django.http import QueryDict
+from django.utils.text import Truncator
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
@@ -14,7 +15,8 @@ from rest_framework import serializers
 from claims.api.errors import InvalidParameters
 from claims.api.pagination import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE
 from claims.browse import ClaimSearch
-from claims.filters import ClaimFilter
+from claims.filters import NOT_A, ClaimFilter
+from claims.models import ClaimType
 
 PARAMETER_HELP = {
     "q": 'Full-text search: words, "a phrase", OR between alternatives, -word to exclude.',
@@ -88,17 +90,29 @@ class SpeakerParams(serializers.Serializer):
 
 def claim_search(data: QueryDict) -> ClaimSearch:
     """The claims browser's search of `data`, or InvalidParameters for any value it would
-    ignore, with the browser's form messages: the API and downloads refuse what the page
-    drops, so a typo never silently widens the data."""
+    ignore, said as the browser says it: the API and downloads refuse what the page
+    drops, so a typo never silently widens the data. (A search of only common words
+    is no error: it finds nothing, as on the page.)"""
     found = ClaimSearch(data)
     if found.problems:
-        # Only on the way to a 400: bound again, to say which parameter said what.
+        # Bound again, only when the page would say something, to know which value failed.
         cleaned = QueryDict(mutable=True)
         for name, values in data.lists():
             cleaned.setlist(name, [value.replace("\x00", " ") for value in values])
-        filters = ClaimFilter(cleaned, queryset=found.claims)
-        raise InvalidParameters({name: list(errors) for name, errors in filters.errors.items()})
+        errors = ClaimFilter(cleaned, queryset=found.claims).errors
+        if errors:
+            raise InvalidParameters({name: refusals(cleaned, name, errors) for name in errors})
     return found
+
+
+def refusals(data: QueryDict, name: str, errors) -> list[str]:
+    """The browser's words for each value of `name` it would ignore."""
+    if name not in NOT_A:
+        return list(errors[name])
+    values = data.getlist(name)
+    # A form field reads the last of several values; a type is read one by one.
+    bad = [v for v in values if v not in ClaimType.values] if name == "type" else values[-1:]
+    return [f"“{Truncator(value).chars(40)}” is not {NOT_A[name]}." for value in bad]
 
 
 def validated(params_class, data) -> dict:
@@ -109,3 +123,30 @@ def validated(params_class, data) -> dict:
             {name: [str(m) for m in msgs] for name, msgs in params.errors.items()}
         )
     return params.validated_data
+
+
+# What each API endpoint and download reads from the query string, for the page cache
+# (ledger/caching.py), which drops any other parameter and caches the answer by these.
+CLAIM_READS = tuple(ClaimFilter.base_filters)
+PAGE_READS = ("page", "page_size")
+READ_PARAMETERS = {
+    "api:index": (),
+    "api:v1": (),
+    "api:schema": (),
+    "api:claim-list": (*CLAIM_READS, *ClaimPageParams().fields),
+    "api:claim-detail": (),
+    "api:claim-at-number": (),
+    "api:episode-list": (*EpisodeParams().fields, *PAGE_READS),
+    "api:episode-detail": (),
+    "api:speaker-list": (*SpeakerParams().fields, *PAGE_READS),
+    "api:speaker-detail": (),
+    "api:podcast-list": (),
+    "api:stats": (),
+    "api:not-found": (),
+    "claims:download": (*CLAIM_READS, "bom"),
+    "episodes:episode_download": (*CLAIM_READS, "bom"),
+    "episodes:speaker_download": (*CLAIM_READS, "bom"),
+    "episodes:podcast_download": (*CLAIM_READS, "bom"),
+    "developers": (),
+    "developers_reference": (),
+}

@@ -66,5 +66,5 @@ urlpatterns = [
     path("v1/schema/", SpectacularJSONAPIView.as_view(api_version="v1"), name="schema"),
     # Anything else under /api/ is a JSON 404, even with DEBUG on. Only addresses that
     # end in a slash: without one, CommonMiddleware first redirects to add it.
-    re_path(r"^.*/$", not_found),
+    re_path(r"^[\s\S]*/$", not_found, name="not-found"),
 ]

@@ -19,6 +19,8 @@ with their episodes, podcasts and speakers — in the same format, so an export
 imported into an empty ledger and exported again gives the same file.
 """
 
+import logging
+
 from django.db import transaction
 
 from claims.ledger_io.export import export_document, write_csv, write_json
@@ -26,6 +28,8 @@ from claims.ledger_io.formats import LedgerFileError, Problem, decode, guess_for
 from claims.ledger_io.plan import Plan, Report
 from claims.ledger_io.read import read_records
 from claims.ledger_io.write import write_plan
+
+logger = logging.getLogger(__name__)
 
 __all__ = [
     "LedgerFileError",
@@ -55,14 +59,21 @@ def import_ledger(
     try:
         text = decode(content)
         records, problems = read_records(text, file_format or guess_format(name, text))
+        plan = Plan(
+            records, problems, via=f"import of {name}", changed_by=changed_by, progress=progress
+        )
+        with transaction.atomic():
+            report = plan.check(dry_run=dry_run)
+            if report.ok and not dry_run:
+                write_plan(plan)
+                report.written = True
     except LedgerFileError as error:
         return Report(problems=[error.problem], dry_run=dry_run)
-    plan = Plan(
-        records, problems, via=f"import of {name}", changed_by=changed_by, progress=progress
-    )
-    with transaction.atomic():
-        report = plan.check(dry_run=dry_run)
-        if report.ok and not dry_run:
-            write_plan(plan)
-            report.written = True
+    except Exception as error:  # a file no check foresaw: reported, never a traceback
+        logger.exception("Importing %s failed", name)
+        message = (
+            f"the file could not be imported ({type(error).__name__}); nothing was written. "
+            "Please report this with the file."
+        )
+        return Report(problems=[Problem("", "", message)], dry_run=dry_run)
     return report

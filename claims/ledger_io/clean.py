@@ -1,19 +1,28 @@
 """Checking one record: each value as the file gives it, converted to what the ledger stores."""
 
+import json
+import logging
 import re
 
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.db import models
 
-from claims.ledger_io.formats import FIELDS, MAY_BE_BLANK, REQUIRED, Problem, join
+from claims.ledger_io.formats import FIELDS, MAY_BE_BLANK, REQUIRED, Problem, Record, join
 from episodes.models import Speaker
 
-_CLOCK = re.compile(r"^(?:(\d+):)?([0-5]?\d):([0-5]\d)$")
+# Hours of up to nine digits, so that too many hours is reported as too large: a
+# string of thousands of digits is more than int() will read.
+_CLOCK = re.compile(r"^(?:([0-9]{1,9}):)?([0-5]?[0-9]):([0-5][0-9])$")
+_DIGITS = re.compile(r"^[0-9]+$")
+# The largest value of a PositiveIntegerField on PostgreSQL (an integer column).
+# SQLite would store more, but a ledger moves between the two, so both refuse it.
+MAX_INTEGER = 2_147_483_647
+logger = logging.getLogger(__name__)
 _is_url = URLValidator(schemes=("http", "https"))
 
 
-def clean_record(record, problems):
+def clean_record(record: Record, problems: list[Problem]) -> dict | None:
     """The record's values, checked and converted; None if any field is wrong."""
     values, ok = {}, True
     for name in REQUIRED[record.kind]:
@@ -29,6 +38,12 @@ def clean_record(record, problems):
             problems.append(Problem(record.where, record.label(name), " ".join(error.messages)))
             ok = False
             continue
+        except Exception as error:  # a value no rule foresaw: reported, never a traceback
+            logger.exception("Unexpected error checking %s %s", record.where, name)
+            message = f"this value could not be checked ({type(error).__name__})."
+            problems.append(Problem(record.where, record.label(name), message))
+            ok = False
+            continue
         blank = value is None or (isinstance(value, str) and not value.strip())
         if blank and name in REQUIRED[record.kind] and name not in MAY_BE_BLANK:
             problems.append(
@@ -41,7 +56,12 @@ def clean_record(record, problems):
     return values if ok else None
 
 
-def clean_value(kind, name, raw):
+def clean_value(kind: str, name: str, raw: object) -> object:
+    """The value to store for field `name`, as PostgreSQL would store it, or a ValidationError.
+
+    Types are checked here, not left to the model field: a field's clean() turns
+    1.5 and true into 1, and fails on a number where it expects a date.
+    """
     if isinstance(raw, dict) or (isinstance(raw, list) and name != "links"):
         raise ValidationError("must be a single value, not a list or an object.")
     if raw is None:
@@ -53,9 +73,17 @@ def clean_value(kind, name, raw):
         return clean_links(raw)
     if name == "timestamp":
         return clean_timestamp(raw)
+    if name == "number":
+        return clean_number(raw)
+    if not isinstance(raw, str):
+        if isinstance(model_field, models.DateField):
+            raise ValidationError(
+                f"must be a date written as text, “YYYY-MM-DD”, not {shown(raw)}."
+            )
+        raise ValidationError(f"must be text, not {shown(raw)}.")
     if name in ("speaker", "correction_note"):
-        return clean_slug(raw) if name == "speaker" else str(raw)
-    if not isinstance(model_field, models.TextField) and isinstance(raw, str):
+        return clean_slug(raw) if name == "speaker" else raw
+    if not isinstance(model_field, models.TextField):
         raw = raw.strip()  # excerpts, transcripts and other long text stay exactly as given
     if model_field.choices and raw != "":
         valid = [value for value, _ in model_field.choices]
@@ -63,22 +91,50 @@ def clean_value(kind, name, raw):
             raise ValidationError(f"“{raw}” is not one of {join(valid)}.")
     if raw == "" and not model_field.blank:
         return ""
-    value = model_field.clean(raw, None)
-    if name == "number" and value < 1:
+    return model_field.clean(raw, None)
+
+
+def whole_number(raw: object, what: str) -> int:
+    """A whole number from an integer or a string of digits (not a bool, not a float),
+    no larger than PostgreSQL's integer column holds. `what` describes it in messages."""
+    if isinstance(raw, bool) or not isinstance(raw, int | str):
+        raise ValidationError(f"must be {what}, not {shown(raw)}.")
+    if isinstance(raw, str):
+        text = raw.strip()
+        if not _DIGITS.match(text):
+            raise ValidationError(f"“{text}” value must be an integer.")
+        raw = int(text) if len(text) <= len(str(MAX_INTEGER)) else MAX_INTEGER + 1
+    if raw > MAX_INTEGER:
+        raise ValidationError(f"is too large: at most {MAX_INTEGER:,}.")
+    return raw
+
+
+def shown(raw: object) -> str:
+    """A value as the JSON file spells it (true, 1.5), cut short."""
+    return json.dumps(raw, ensure_ascii=False, default=str)[:40]
+
+
+def clean_number(raw: object) -> int | None:
+    if raw == "":
+        return None
+    number = whole_number(raw, "a whole number")
+    if number < 1:
         raise ValidationError("claim numbers start at 1.")
-    return value
+    return number
 
 
-def clean_slug(raw):
+def clean_slug(raw: str) -> str:
     value = str(raw).strip()
     if value:
         Speaker._meta.get_field("slug").run_validators(value)
     return value
 
 
-def clean_links(raw):
-    links = raw if isinstance(raw, list) else str(raw).splitlines()
-    links = [str(link).strip() for link in links if str(link).strip()]
+def clean_links(raw: object) -> str:
+    if not isinstance(raw, list | str) or not all(isinstance(link, str) for link in raw):
+        raise ValidationError("must be web addresses: a list of text, or one per line.")
+    links = raw if isinstance(raw, list) else raw.splitlines()
+    links = [link.strip() for link in links if link.strip()]
     for link in links:
         try:
             _is_url(link)
@@ -87,24 +143,19 @@ def clean_links(raw):
     return "\n".join(links)
 
 
-def clean_timestamp(raw):
+def clean_timestamp(raw: object) -> int | None:
     """Seconds into the episode: 754, "754", "12:34" or "1:02:03"; blank for none."""
     if raw in ("", None):
         return None
-    if isinstance(raw, bool):
-        raise ValidationError("must be a number of seconds, or a time like 12:34.")
-    if isinstance(raw, int):
-        seconds = raw
+    what = "a number of seconds, or a time like 12:34"
+    clock = _CLOCK.match(raw.strip()) if isinstance(raw, str) else None
+    if clock:
+        hours, minutes, secs = (int(part or 0) for part in clock.groups())
+        seconds = whole_number(hours * 3600 + minutes * 60 + secs, what)
+    elif isinstance(raw, str) and not _DIGITS.match(raw.strip()):
+        raise ValidationError(f"“{raw.strip()}” is not {what}.")
     else:
-        text = str(raw).strip()
-        clock = _CLOCK.match(text)
-        if clock:
-            hours, minutes, secs = (int(part or 0) for part in clock.groups())
-            seconds = hours * 3600 + minutes * 60 + secs
-        elif text.isdigit():
-            seconds = int(text)
-        else:
-            raise ValidationError(f"“{text}” is not a number of seconds, or a time like 12:34.")
+        seconds = whole_number(raw, what)
     if seconds < 0:
         raise ValidationError("cannot be negative.")
     return seconds

@@ -3,7 +3,14 @@
 import csv
 import json
 
-from claims.ledger_io.formats import CSV_COLUMNS, FORMAT, IMPORT_ONLY, VERSION, csv_column
+from claims.ledger_io.formats import (
+    CSV_COLUMNS,
+    FORMAT,
+    IMPORT_ONLY,
+    VERSION,
+    csv_column,
+    escape_cell,
+)
 from claims.models import Claim
 from episodes.models import Episode
 
@@ -109,7 +116,7 @@ def write_csv(document: dict, stream) -> None:
         }
         if isinstance(cells.get("links"), list):
             cells["links"] = "\n".join(cells["links"])
-        return ["" if cells.get(name) is None else cells[name] for name in columns]
+        return ["" if cells.get(name) is None else escape_cell(cells[name]) for name in columns]
 
     for podcast in document["podcasts"]:
         writer.writerow(row("podcast", podcast))

@@ -100,7 +100,25 @@ CSV_COLUMNS = (
 )
 
 
-def csv_column(kind, name):
+# A spreadsheet runs a cell that starts with one of these as a formula.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+CSV_ESCAPE = "'"
+
+
+def escape_cell(value: object) -> object:
+    """A CSV cell as export writes it: text a spreadsheet would run as a formula, or
+    that starts with the escape itself, gets a leading ' that import takes off."""
+    if isinstance(value, str) and value.startswith((*FORMULA_STARTS, CSV_ESCAPE)):
+        return CSV_ESCAPE + value
+    return value
+
+
+def unescape_cell(cell: str) -> str:
+    """A CSV cell as import reads it: without the leading ' that escape_cell() adds."""
+    return cell.removeprefix(CSV_ESCAPE)
+
+
+def csv_column(kind: str, name: str) -> str:
     """The CSV column that holds field `name` of a `kind` record."""
     return kind if name == "slug" else name
 
@@ -138,11 +156,11 @@ class Record:
         return csv_column(self.kind, name) if self.in_csv else name
 
 
-def join(names):
+def join(names) -> str:
     return ", ".join(names)
 
 
-def guess_format(name, text):
+def guess_format(name: str, text: str) -> str:
     """ "json" or "csv": from the file's name, else from its first character."""
     lowered = name.lower()
     if lowered.endswith(".json"):
@@ -152,7 +170,7 @@ def guess_format(name, text):
     return "json" if text.lstrip().startswith(("{", "[")) else "csv"
 
 
-def decode(content):
+def decode(content: bytes) -> str:
     """The file's text. Raises LedgerFileError unless it is UTF-8 (a BOM is fine)."""
     try:
         text = content.decode("utf-8-sig")

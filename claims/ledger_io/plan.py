@@ -33,14 +33,14 @@ class Report:
     written: bool = False
 
     @property
-    def ok(self):
+    def ok(self) -> bool:
         return not self.problems
 
     def counts(self, counter):
         parts = [f"{counter[kind]} {noun(kind, counter[kind])}" for kind in KINDS if counter[kind]]
         return ", ".join(parts) or "nothing"
 
-    def summary(self):
+    def summary(self) -> str:
         if self.problems:
             count = len(self.problems)
             return f"{count} problem{'s' if count != 1 else ''} found; nothing was written."
@@ -57,6 +57,8 @@ def noun(kind, count):
 
 
 class Plan:
+    """A file's records checked against each other and the ledger: the problems, or what to write."""
+
     def __init__(self, records, problems, *, via, changed_by, progress):
         self.records = records
         self.report = Report(problems=list(problems))
@@ -75,15 +77,15 @@ class Plan:
     def problems(self):
         return self.report.problems
 
-    def check(self, *, dry_run):
+    def check(self, *, dry_run: bool) -> Report:
         self.report.dry_run = dry_run
         total = len(self.records)
         for done, record in enumerate(self.records, start=1):
             values = clean_record(record, self.problems)
             if values is not None:
                 self.admit(record, values)
-            else:
-                # Already reported; records that refer to it need not say so again.
+            elif record.kind != "claim":
+                # Already reported; claims that refer to it need not say so again.
                 self.rejected.add((record.kind, record_key(record.kind, record.raw)))
             if done % BATCH_SIZE == 0 or done == total:
                 self.progress("Checking", done, total)

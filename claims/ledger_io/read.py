@@ -17,17 +17,22 @@ from claims.ledger_io.formats import (
     Record,
     csv_column,
     join,
+    unescape_cell,
 )
 
+# The csv module's default, 128 KB a cell, is less than an hour of transcript. A
+# cell larger than this is a malformed file (a quote never closed), not a transcript.
+CSV_FIELD_LIMIT = 32 * 1024 * 1024
 
-def read_records(text, file_format):
+
+def read_records(text: str, file_format: str) -> tuple[list[Record], list[Problem]]:
     """The records in `text`, and the problems with the file's shape."""
     if file_format == "json":
         return read_json(text)
     return read_csv(text)
 
 
-def read_json(text):
+def read_json(text: str) -> tuple[list[Record], list[Problem]]:
     document = parse_json(text)
     problems = []
     known = {"format", "version", "podcasts", "speakers", "episodes"}
@@ -51,7 +56,7 @@ def read_json(text):
     return records, problems
 
 
-def parse_json(text):
+def parse_json(text: str) -> dict:
     """The file as a JSON object; raises LedgerFileError for anything else."""
     try:
         document = json.loads(text)
@@ -62,6 +67,10 @@ def parse_json(text):
                 "",
                 f"this is not valid JSON ({error.msg}).",
             )
+        ) from None
+    except RecursionError:
+        raise LedgerFileError(
+            Problem("", "", "the JSON is nested too deeply to be a ledger file.")
         ) from None
     if not isinstance(document, dict):
         raise LedgerFileError(
@@ -105,8 +114,10 @@ def json_fields(entry, where, allowed, problems):
     return {key: value for key, value in entry.items() if key in allowed}
 
 
-def read_csv(text):
-    rows = csv.reader(io.StringIO(text, newline=""))
+def read_csv(text: str) -> tuple[list[Record], list[Problem]]:
+    csv.field_size_limit(CSV_FIELD_LIMIT)
+    # Strict: a quote never closed would otherwise swallow the rest of the file.
+    rows = csv.reader(io.StringIO(text, newline=""), strict=True)
     header = csv_header(rows)
     records, problems = [], []
     row_number = 1
@@ -151,7 +162,7 @@ def csv_record(header, cells, where, records, problems):
             Problem(where, "", f"has {len(cells)} cells; the header has {len(header)}.")
         )
         return
-    values = dict(zip(header, cells, strict=True))
+    values = dict(zip(header, map(unescape_cell, cells), strict=True))
     kind = values.pop("record").strip().lower()
     if kind not in KINDS:
         problems.append(Problem(where, "record", f"“{kind}” is not one of {join(KINDS)}."))

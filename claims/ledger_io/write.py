@@ -2,7 +2,13 @@
 
 from django.utils import timezone
 
-from claims.history import DERIVED_FIELDS, PERMALINK_FIELDS, RELATIONS, TRACKED_FIELDS
+from claims.history import (
+    DERIVED_FIELDS,
+    PERMALINK_FIELDS,
+    RELATIONS,
+    TRACKED_FIELDS,
+    ClaimChange,
+)
 from claims.ledger_io.plan import BATCH_SIZE, Plan
 from claims.models import Claim, ClaimRevision
 from episodes.models import Episode, Podcast, Speaker
@@ -44,7 +50,7 @@ def write_plan(plan: Plan) -> None:
     ClaimRevision.objects.bulk_create(revisions, batch_size=BATCH_SIZE)
 
 
-def write_records(plan, kind, model, relations):
+def write_records(plan: Plan, kind: str, model, relations: dict) -> None:
     """Create new podcasts, speakers or episodes in bulk; save changed ones one by one
     (a renamed speaker or retitled episode updates its claims' search text)."""
     objects = []
@@ -62,7 +68,7 @@ def write_records(plan, kind, model, relations):
         obj.save()
 
 
-def new_claim(plan, values, change, now):
+def new_claim(plan: Plan, values: dict, change: ClaimChange, now) -> Claim:
     claim = Claim(
         episode=plan.episodes[(values["podcast"], values["episode"])],
         speaker=plan.speakers[values["speaker"]] if values["speaker"] else None,
@@ -73,7 +79,7 @@ def new_claim(plan, values, change, now):
     return claim
 
 
-def change_claim(plan, claim, values, change, now):
+def change_claim(plan: Plan, claim: Claim, values: dict, change: ClaimChange, now) -> Claim:
     claim.speaker = plan.speakers[values["speaker"]] if values["speaker"] else None
     for name in CLAIM_FIELDS_FROM_STATE:
         setattr(claim, name, change.after[name])

@@ -111,7 +111,9 @@ def test_an_invalid_filter_is_refused_not_ignored(client, ledger):
     response = client.get("/claims.csv?aired_from=yesterday")
 
     assert response.status_code == 400
-    assert response.json()["errors"] == {"aired_from": ["Enter a valid date."]}
+    assert response.json()["errors"] == {
+        "aired_from": ["“yesterday” is not a date like 2026-03-01."]
+    }
 
 
 @pytest.mark.parametrize(

@@ -42,20 +42,27 @@ def test_an_unknown_api_address_is_a_json_404(client):
 
 
 def test_an_invalid_filter_value_is_a_400_with_the_browsers_message(client, ledger):
-    response = client.get("/api/v1/claims/?type=bogus&speaker=nobody")
+    response = client.get("/api/v1/claims/?type=bogus&type=belief&speaker=nobody")
 
     assert response.status_code == 400
     assert response.json()["errors"] == {
-        "type": ["Select a valid choice. bogus is not one of the available choices."],
-        "speaker": ["Select a valid choice. That choice is not one of the available choices."],
+        "type": ["“bogus” is not a claim type."],
+        "speaker": ["“nobody” is not a speaker in the public record."],
     }
 
 
-def test_writing_is_refused_as_json(client, ledger):
+def test_a_search_of_common_words_only_finds_nothing_as_on_the_page(client, ledger):
+    response = client.get("/api/v1/claims/?q=the")
+
+    assert (response.status_code, response.json()["results"]) == (200, [])
+
+
+def test_writing_is_refused(client, ledger):
+    # By the page cache, before the API sees it, as on every public address.
     response = client.post("/api/v1/claims/")
 
     assert response.status_code == 405
-    assert response.json() == {"status": 405, "detail": 'Method "POST" not allowed.'}
+    assert response["Allow"] == "GET, HEAD"
 
 
 def test_html_is_never_offered(client, ledger):

@@ -47,7 +47,7 @@ def expect_public_episode(page, claims, people):
     expect(facts).to_contain_text(people)
 
 
-def test_editor_adds_publishes_and_unpublishes_claims(page, server, demo, editor):
+def test_editor_adds_publishes_and_retracts_claims(page, server, demo, editor):
     admin = server.url + reverse("admin:index")
     episodes = server.url + reverse("admin:episodes_episode_changelist")
     claims = server.url + reverse("admin:claims_claim_changelist")
@@ -112,11 +112,13 @@ def test_editor_adds_publishes_and_unpublishes_claims(page, server, demo, editor
         page.locator("#claim-03 .claim-meta").get_by_role("link", name="Caller 2")
     ).to_have_count(0)
 
-    # Unpublish one: it leaves the page and its number leaves a gap.
+    # Retract one: it leaves the page and its number leaves a gap.
     page.goto(claims)
     page.get_by_role("link", name=PODCAST).click()
-    run_action(page, "Unpublish selected claims", [CLAIMS[1][1]])
-    expect(page.locator(".messagelist")).to_contain_text("Unpublished 1 claim")
+    run_action(page, "Retract selected claims…", [CLAIMS[1][1]])
+    page.get_by_label("Reason").fill("Misattributed: the speaker was not on this episode.")
+    page.get_by_role("button", name="Retract").click()
+    expect(page.locator(".messagelist")).to_contain_text("Retracted 1 claim")
 
     page.goto(server.url + PUBLIC_PATH)
     expect_public_episode(page, "2 published claims", "1 attributable person")

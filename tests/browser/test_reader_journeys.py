@@ -122,9 +122,7 @@ def expect_landed_on_claim_04(page, server):
 
 def expect_credit_assignment_results(page, server):
     expect(page).to_have_url(f"{server.url}/claims/?q=%22credit+assignment%22")
-    expect(page.get_by_role("heading", level=1)).to_have_text(
-        'Claims matching “"credit assignment"”'
-    )
+    expect(page.get_by_role("heading", level=1)).to_have_text("Claims matching “credit assignment”")
     expect(page.locator(".ledger-count")).to_contain_text("1 published claim")
     # The phrase is marked (PostgreSQL also marks other forms of its words, later on).
     marked = " ".join(page.locator("article.claim .excerpt mark").all_inner_texts())

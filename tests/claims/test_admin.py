@@ -213,17 +213,35 @@ def test_publish_action_publishes_the_selected_claims(editor_client):
     assert statuses[left.pk] == Status.DRAFT
 
 
-def test_unpublish_action_unpublishes_the_selected_claims(editor_client):
-    chosen, left = make_claim(), make_claim()
+def test_the_claims_list_offers_no_way_to_send_published_claims_back_to_draft(editor_client):
+    chosen = make_claim()
 
+    offered = editor_client.get(CLAIMS).content.decode()
     response = editor_client.post(
         CLAIMS, {"action": "unpublish", "_selected_action": [chosen.pk]}, follow=True
     )
 
-    assert "Unpublished 1 claim(s)." in response.content.decode()
+    assert '<option value="unpublish">' not in offered
+    assert '<option value="retract">Retract selected claims…</option>' in offered
+    assert "No action selected." in response.content.decode()
     chosen.refresh_from_db()
-    left.refresh_from_db()
-    assert (chosen.status, left.status) == (Status.DRAFT, Status.PUBLISHED)
+    assert chosen.status == Status.PUBLISHED
+
+
+def test_a_published_claim_cannot_be_made_a_draft_on_its_change_form(editor_client):
+    claim = make_claim()
+    url = f"{CLAIMS}{claim.pk}/change/"
+
+    form = editor_client.get(url).content.decode()
+    response = editor_client.post(url, claim_change_form(claim, status=Status.DRAFT))
+
+    assert '<option value="draft"' not in form
+    assert response.status_code == 200
+    assert "Select a valid choice. draft is not one of the available choices." in (
+        response.content.decode()
+    )
+    claim.refresh_from_db()
+    assert claim.status == Status.PUBLISHED
 
 
 def test_publish_action_publishes_the_selected_episodes(editor_client):

@@ -1,6 +1,7 @@
 """The claims browser at /claims/: filters, facets, search and bad input."""
 
 import re
+from html import unescape
 
 import pytest
 from django.urls import reverse
@@ -150,7 +151,7 @@ def test_search_offers_matching_speakers(client, ledger):
 def test_a_query_of_common_words_says_why_nothing_matched(client, ledger):
     response = client.get(URL, {"q": "the and"})
     assert shown_count(response) == 0
-    assert "holds only very common words" in response.content.decode()
+    assert "“the and” is too common to search" in response.content.decode()
 
 
 def test_only_exclusions_says_a_word_is_needed(client, ledger):
@@ -163,20 +164,22 @@ def test_unknown_type_is_ignored_with_a_message_and_other_filters_kept(client, l
     response = client.get(URL, {"type": "bogus", "podcast": "sample-hour"})
     assert response.status_code == 200
     assert shown_count(response) == 2
-    assert "Type “bogus” was ignored" in response.content.decode()
+    assert "“bogus” is not a claim type, so it was ignored." in response.content.decode()
 
 
 def test_unknown_speaker_is_ignored_with_a_message(client, ledger):
     response = client.get(URL, {"speaker": "999999"})
     assert shown_count(response) == 6
-    assert "Speaker “999999” was ignored" in response.content.decode()
+    assert "“999999” is not a speaker in the public record, so it was ignored." in (
+        response.content.decode()
+    )
 
 
 def test_a_speaker_with_only_drafts_cannot_be_filtered_on(client, ledger):
     make_claim(speaker=make_speaker(name="Dana Draft", slug="dana-draft"), status=Status.DRAFT)
     response = client.get(URL, {"speaker": "dana-draft"})
     assert "Dana Draft" not in response.content.decode()
-    assert "was ignored" in response.content.decode()
+    assert "“dana-draft” is not a speaker in the public record" in response.content.decode()
 
 
 @pytest.mark.parametrize(
@@ -249,3 +252,70 @@ def test_query_count_is_the_same_whatever_the_data_size(
     # Without a search or lookups: version, one pass (count and four facets), page rows.
     with django_assert_num_queries(3):
         client.get(URL)
+
+
+def test_a_phrase_is_quoted_once_in_the_headings(client, ledger):
+    html = client.get(URL, {"q": '"ben sample" -rates'}).content.decode()
+
+    assert "<title>“ben sample” -rates · Search evidence" in html
+    assert "Claims matching “ben sample” -rates</h1>" in html
+    assert "Speakers matching “ben sample” -rates:" in html
+    assert "“&quot;" not in html
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"type": "bogus"}, "“bogus” is not a claim type, so it was ignored."),
+        (
+            {"podcast": "nowhere"},
+            "“nowhere” is not a podcast in the public record, so it was ignored.",
+        ),
+        ({"episode": "abc"}, "“abc” is not a published episode, so it was ignored."),
+        (
+            {"attribution": "maybe"},
+            "“maybe” is not an attribution (identified or unresolved), so it was ignored.",
+        ),
+        (
+            {"aired_from": "2026-13-45"},
+            "“2026-13-45” is not a date like 2026-03-01, so it was ignored.",
+        ),
+        ({"aired_to": "soon"}, "“soon” is not a date like 2026-03-01, so it was ignored."),
+        (
+            {"order": "sideways"},
+            "“sideways” is not an order (relevance, newest or oldest), so it was ignored.",
+        ),
+        ({"page": "abc"}, "“abc” is not a page number, so the first page is shown."),
+        ({"page": "-1"}, "“-1” is not a page number, so the first page is shown."),
+        ({"page": "9"}, "There is no page 9 of these claims, so the last, page 1, is shown."),
+    ],
+)
+def test_a_bad_value_is_explained_in_plain_words(client, ledger, params, message):
+    response = client.get(URL, params)
+
+    assert response.context["search"].problems == [message]
+    assert shown_count(response) == 6
+
+
+def test_a_bad_type_among_good_ones_leaves_the_good_ones_chosen(client, ledger):
+    response = client.get(URL, {"type": ["prediction", "bogus"]})
+
+    assert response.context["search"].problems == [
+        "“bogus” is not a claim type, so it was ignored."
+    ]
+    assert shown_count(response) == 3
+
+
+def test_each_result_says_where_it_matched(client, ledger):
+    html = unescape(client.get(URL, {"q": "example", "order": "oldest"}).content.decode())
+
+    # Every claim of "Example Show One" matches on its title; Ada's also on her name.
+    assert html.count("Matched in the speaker's name and the episode title, not the excerpt.") == 2
+    assert html.count("Matched in the episode title, not the excerpt.") == 2
+
+
+def test_a_result_matching_in_the_excerpt_says_where_else_it_matched(client, ledger):
+    html = unescape(client.get(URL, {"q": "fall ada"}).content.decode())
+
+    assert "Prices will <mark>fall</mark> next year." in html
+    assert "Also matched in the speaker's name." in html

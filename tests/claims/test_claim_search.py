@@ -79,11 +79,9 @@ def test_bad_values_are_listed_as_problems_and_the_rest_still_applies(ledger):
     found = searched("type=bogus&speaker=nobody&aired_from=not-a-date&podcast=example-show")
 
     assert found.problems == [
-        "Type “bogus” was ignored: Select a valid choice. bogus is not one of the "
-        "available choices.",
-        "Speaker “nobody” was ignored: Select a valid choice. That choice is not one of "
-        "the available choices.",
-        "Aired from “not-a-date” was ignored: Enter a valid date.",
+        "“bogus” is not a claim type, so it was ignored.",
+        "“nobody” is not a speaker in the public record, so it was ignored.",
+        "“not-a-date” is not a date like 2026-03-01, so it was ignored.",
     ]
     assert found.count == 5
     assert list(found.params) == ["podcast"]
@@ -183,3 +181,20 @@ def test_a_base_queryset_limits_everything(ledger):
         ("ada-example", "Ada Example", 1),
         ("ben-sample", "Ben Sample", 1),
     ]
+
+
+def test_claims_matching_in_the_excerpt_rank_above_those_matching_only_elsewhere(db):
+    long_excerpt = (
+        "We spent the whole of last spring arguing about what to measure, which teams "
+        "to ask, how often to ask them and what a fair reward would be for the people "
+        "who answered every single survey we sent, and in the end we chose none of it."
+    )
+    in_excerpt = make_claim(make_episode(title="Spring Notes"), excerpt=long_excerpt)
+    titled = make_episode(title="Reward, Reward, Reward")
+    for number in (1, 2):
+        make_claim(titled, number=number, excerpt="Short words.")
+
+    ranked = list(searched("q=reward").ordered())
+
+    assert ranked[0] == in_excerpt
+    assert [claim.episode for claim in ranked[1:]] == [titled, titled]

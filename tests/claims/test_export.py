@@ -1,5 +1,6 @@
 """manage.py export_ledger: the published ledger, in the format import_ledger reads."""
 
+import csv
 import io
 import json
 
@@ -198,3 +199,50 @@ def test_export_to_a_file(tmp_path, db):
 
     assert target.read_text().startswith("record,podcast,episode,number,speaker,type,excerpt,")
     assert target.read_text().count("\nclaim,") == 3
+
+
+def csv_round_trip(tmp_path, build):
+    """Build a ledger, export it as CSV, empty the ledger, import the export; the export."""
+    with transaction.atomic():
+        build()
+        exported = run_export("--format", "csv")
+        contents = ledger_contents()
+        transaction.set_rollback(True)
+
+    run_import(tmp_path, exported.encode(), "ledger.csv")
+
+    assert ledger_contents() == contents
+    assert run_export("--format", "csv") == exported
+    return exported
+
+
+def test_a_csv_export_with_a_two_megabyte_transcript_imports_back(tmp_path):
+    transcript = "Ada Example: " + "every word on the record " * 90_000
+
+    def build():
+        episode = make_episode(slug="long", transcript=transcript)
+        make_claim(episode, make_speaker(name="Ada Example"), excerpt="every word on the record")
+
+    exported = csv_round_trip(tmp_path, build)
+
+    assert len(transcript) > 2_000_000
+    assert transcript in exported
+
+
+FORMULAS = ("=1+1", "+1 more", "-- a dash", "@everyone", "\tTabbed", "\rReturned")
+
+
+def test_csv_export_writes_no_cell_a_spreadsheet_would_run_and_imports_back_exactly(tmp_path):
+    def build():
+        episode = make_episode(slug="formulas", title='=HYPERLINK("https://example.com")')
+        speaker = make_speaker(name="Ada Example", description="+44 for Example Labs")
+        for number, excerpt in enumerate(FORMULAS, start=1):
+            make_claim(episode, speaker, number=number, excerpt=excerpt)
+        make_claim(episode, speaker, number=7, excerpt="'Tis a quote.", summary="''Twas.")
+
+    exported = csv_round_trip(tmp_path, build)
+
+    cells = [cell for row in csv.reader(io.StringIO(exported)) for cell in row]
+    assert not [cell for cell in cells if cell.startswith(("=", "+", "-", "@", "\t", "\r"))]
+    assert "'=1+1" in cells
+    assert "''Tis a quote." in cells

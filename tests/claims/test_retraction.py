@@ -233,3 +233,51 @@ def test_reimporting_a_file_that_still_holds_a_retracted_claim_says_it_was_retra
     assert stderr.strip() == (
         "episodes[0].claims[0]: Claim 01 was retracted: it is kept as it was and cannot be changed."
     )
+
+
+@pytest.fixture
+def published(db):
+    return make_claim(make_episode(), make_speaker(name="Ada Example"), number=1)
+
+
+def test_a_published_claim_is_never_sent_back_to_draft(published):
+    published.status = ClaimStatus.DRAFT
+
+    with pytest.raises(ValidationError) as refused:
+        published.save()
+
+    assert refused.value.message_dict == {
+        "status": [
+            "Claim 01 is published: it leaves the public record only by retraction, which "
+            "keeps its number and permalink. Retract it instead of making it a draft."
+        ]
+    }
+    assert Claim.objects.get(pk=published.pk).status == ClaimStatus.PUBLISHED
+
+
+def test_publishing_in_bulk_leaves_published_and_retracted_claims_as_they_are(published):
+    draft = make_claim(published.episode, number=2, status=ClaimStatus.DRAFT)
+    retracted = make_claim(published.episode, number=3)
+    retracted.retract("Misattributed.")
+
+    moved = Claim.objects.all().publish(via="admin")
+
+    assert moved == 1
+    statuses = dict(Claim.objects.values_list("number", "status"))
+    assert statuses == {1: "published", 2: "published", 3: "retracted"}
+    assert draft.revisions.first().changes == {"status": ["draft", "published"]}
+
+
+def test_an_import_cannot_send_a_published_claim_back_to_draft(tmp_path):
+    run_import(tmp_path, as_json(document()))
+    doc = document()
+    doc["episodes"][0]["claims"][0]["status"] = "draft"
+
+    _, stderr = failed_import(tmp_path, as_json(doc))
+
+    assert stderr.strip() == (
+        "episodes[0].claims[0], status: Claim 01 is published: it leaves the public record "
+        "only by retraction, which keeps its number and permalink. Retract it instead of "
+        "making it a draft."
+    )
+    assert Claim.objects.get(number=1).status == ClaimStatus.PUBLISHED

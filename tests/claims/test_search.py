@@ -164,9 +164,9 @@ def test_a_query_of_stop_words_says_so():
 
 
 def test_operators_and_punctuation_become_plain_words():
-    query = search.parse('reward:* & (hacking) | "a phrase')
-    assert query.as_fts5() == '("reward") AND ("hacking") AND ("a phrase")'
-    assert query.as_websearch() == 'reward hacking "a phrase"'
+    query = search.parse('reward:* & (hacking) | "one phrase')
+    assert query.as_fts5() == '("reward") AND ("hacking") AND ("one phrase")'
+    assert query.as_websearch() == 'reward hacking "one phrase"'
 
 
 def test_long_queries_are_cut_to_the_limit():
@@ -221,3 +221,51 @@ def test_names_matching_a_search_are_found_through_a_trigram_index_on_postgresql
     # SQLite has no trigram index: it reads every episode title and speaker name.
     if connection.vendor == "postgresql":
         assert index in _plan(matches)
+
+
+def test_stop_words_at_the_ends_of_a_phrase_are_left_out():
+    # PostgreSQL's index holds no stop words: "the model" can only mean "model".
+    query = search.parse('"the model is" "cost of the model"')
+    assert query.as_fts5() == '("model") AND ("cost of the model")'
+
+
+def test_a_phrase_of_stop_words_only_is_too_common():
+    query = search.parse('"to be or not to be"')
+    assert not query.is_searchable
+    assert query.dropped_stop_words
+
+
+def test_words_inside_markup_are_found_and_highlighted(db):
+    claim = make_claim(excerpt="Wrap it in <think> tags & R&amp;D notes.")
+    query = search.parse("think notes")
+    results = list(search.search(Claim.objects.published(), query))
+    search.highlight(results, query)
+    assert results == [claim]
+    assert str(results[0].highlighted) == (
+        "Wrap it in &lt;<mark>think</mark>&gt; tags &amp; R&amp;amp;D <mark>notes</mark>."
+    )
+
+
+def test_a_changed_index_function_reindexes_every_claim_on_postgresql(db):
+    from django.db import connection
+
+    from claims import search_index
+
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite's index has no function to change")
+    make_claim(excerpt="Wrap it in <think> tags.")
+    with connection.cursor() as cursor:
+        # The function as it was, which let PostgreSQL's parser drop tags.
+        cursor.execute(
+            "CREATE OR REPLACE FUNCTION claims_claim_search_vector_update() RETURNS trigger "
+            "AS $$ BEGIN NEW.search_vector := to_tsvector('english', NEW.excerpt); "
+            "RETURN NEW; END $$ LANGUAGE plpgsql"
+        )
+        cursor.execute("UPDATE claims_claim SET excerpt = excerpt")
+        # As after a migration: no update's checks still pending.
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+    assert found("think") == set()
+
+    search_index.install(connection)
+
+    assert found("think") == {1}

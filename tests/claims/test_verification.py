@@ -7,7 +7,7 @@ from claims import verbatim
 from claims.models import Claim, ClaimStatus, Verification
 from episodes.models import Status
 from tests.claims.admin_forms import claim_change_form
-from tests.factories import make_claim, make_episode
+from tests.factories import make_claim, make_episode, make_speaker
 
 pytestmark = pytest.mark.django_db
 
@@ -130,12 +130,56 @@ def test_the_permalink_says_the_excerpt_was_verified(client):
     assert verified_line(response) == '<span aria-hidden="true">✓ </span>verified verbatim'
 
 
-def test_the_claims_browser_says_when_there_is_no_transcript(client):
+def test_the_claims_browser_shows_the_check_only_where_there_was_one(client):
     make_claim(make_episode(), excerpt="Said without a transcript.")
+    make_claim(make_episode(transcript=TRANSCRIPT), excerpt="Words nobody said.")
 
-    response = client.get(reverse("claims:claim_list"))
+    html = client.get(reverse("claims:claim_list")).content.decode()
 
-    assert verified_line(response) == "none to check against"
+    assert html.count("<dt>Transcript</dt>") == 1
+    assert html.count("<dd>not found verbatim</dd>") == 1
+
+
+def test_an_episode_without_a_transcript_says_so_once_not_under_each_claim(client):
+    episode = make_episode()
+    for _ in range(3):
+        make_claim(episode)
+
+    html = client.get(episode.get_absolute_url()).content.decode()
+
+    assert html.count("No transcript of this episode yet") == 1
+    assert "<dt>Transcript</dt>" not in html
+
+
+def test_an_episode_with_a_transcript_does_not_say_it_has_none(client):
+    make_claim(episode := make_episode(transcript=TRANSCRIPT), excerpt="Noted.")
+
+    html = client.get(episode.get_absolute_url()).content.decode()
+
+    assert "no transcript" not in html
+    assert verified_line(client.get(episode.get_absolute_url())).endswith("verified verbatim")
+
+
+def test_the_permalink_says_once_that_there_is_no_transcript(client):
+    claim = make_claim(make_episode())
+
+    html = client.get(claim.get_absolute_url()).content.decode()
+
+    assert html.count("No transcript of this episode yet") == 1
+    assert "<dt>Transcript</dt>" not in html
+
+
+def test_a_speaker_page_says_no_transcript_once_per_episode(client):
+    ada = make_speaker(name="Ada Example")
+    without, checked = make_episode(), make_episode(transcript=TRANSCRIPT)
+    for _ in range(3):
+        make_claim(without, speaker=ada)
+    make_claim(checked, speaker=ada, excerpt="Noted.")
+
+    html = client.get(ada.get_absolute_url()).content.decode()
+
+    assert html.count("no transcript to check against") == 1
+    assert html.count("<dt>Transcript</dt>") == 1
 
 
 # The admin ------------------------------------------------------------------------

@@ -103,7 +103,7 @@ def test_reference_page_shows_the_claim_mix_largest_first(reference):
 
 def test_reference_page_states_the_evidence_policy(reference):
     assert (
-        "Evidence policy Every row below preserves an exact excerpt. Identified speakers are "
+        "Evidence policy Every row of the claim ledger preserves an exact excerpt. Identified speakers are "
         "linked; unresolved voices are labeled and excluded from people counts."
     ) in visible_text(reference)
 

@@ -57,7 +57,7 @@ def test_episode_list_shows_podcast_date_and_public_counts(client):
 
     text = visible_text(client.get("/episodes/"))
 
-    assert "14 Mar 2026 Example Show Testing Carefully 3 1" in text
+    assert "14 March 2026 Example Show Testing Carefully 3 1" in text
 
 
 def test_episode_list_leaves_out_draft_episodes(client):
@@ -165,6 +165,18 @@ def test_speaker_page_groups_claims_by_episode_newest_first(client):
         "Older Episode",
         "Old words one.",
     )
+
+
+def test_speaker_page_does_not_name_the_speaker_under_each_claim(client):
+    ada = make_speaker(name="Ada Example")
+    episode = make_episode()
+    for _ in range(3):
+        make_claim(episode, speaker=ada)
+
+    text = visible_text(client.get(ada.get_absolute_url()))
+
+    assert "Speaker Ada Example" not in text
+    assert text.count("Ada Example") == 1  # the page's heading
 
 
 def test_speaker_page_leaves_out_draft_claims(client):

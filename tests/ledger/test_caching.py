@@ -5,7 +5,7 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.core.cache import cache
 from django.urls import reverse
 
-from episodes.models import Status
+from claims.models import ClaimStatus
 from tests.ci import in_ci
 from tests.factories import make_claim
 
@@ -53,15 +53,15 @@ def test_editing_a_claim_changes_its_page_at_once(client, claim):
     assert "The first wording." not in response.content.decode()
 
 
-def test_unpublishing_from_the_admin_hides_the_claim_at_once(client, admin_client, claim):
+def test_retracting_from_the_admin_hides_the_claim_at_once(client, admin_client, claim):
     url = claim.episode.get_absolute_url()
     assert "The first wording." in client.get(url).content.decode()
     admin_client.post(
         reverse("admin:claims_claim_changelist"),
-        {"action": "unpublish", ACTION_CHECKBOX_NAME: [claim.pk]},
+        {"action": "retract", ACTION_CHECKBOX_NAME: [claim.pk], "reason": "Misattributed."},
     )
     claim.refresh_from_db()
-    assert claim.status == Status.DRAFT
+    assert claim.status == ClaimStatus.RETRACTED
     assert "The first wording." not in client.get(url).content.decode()
 
 
@@ -141,3 +141,72 @@ def test_the_shared_redis_cache_serves_pages_and_stays_fresh(
     claim.save()
     assert "A summary added later." in client.get(url).content.decode()
     cache.clear()
+
+
+def test_a_cached_page_is_refused_to_a_host_not_allowed(client, claim, settings):
+    settings.ALLOWED_HOSTS = ["ledger.example.org"]
+    url = claim.get_absolute_url()
+    assert client.get(url, HTTP_HOST="ledger.example.org").status_code == 200
+    assert client.get(url, HTTP_HOST="evil.example").status_code == 400
+    etag = client.get(url, HTTP_HOST="ledger.example.org")["ETag"]
+    assert client.get(url, HTTP_HOST="evil.example", HTTP_IF_NONE_MATCH=etag).status_code == 400
+
+
+def test_each_host_gets_its_own_citation_address(client, claim, settings):
+    settings.ALLOWED_HOSTS = ["ledger.example.org", "mirror.example.net"]
+    url = claim.get_absolute_url()
+    client.get(url, HTTP_HOST="ledger.example.org")
+    html = client.get(url, HTTP_HOST="mirror.example.net").content.decode()
+    assert f"http://mirror.example.net{url}" in html
+    assert "ledger.example.org" not in html
+    html = client.get(url, HTTP_HOST="ledger.example.org", secure=True).content.decode()
+    assert f"https://ledger.example.org{url}" in html
+
+
+def test_parameters_no_page_reads_share_the_cached_page(client, claim, django_assert_num_queries):
+    client.get("/claims/?type=evaluation&order=oldest")
+    # Only the ledger's version is read: the page comes from the cache.
+    with django_assert_num_queries(1):
+        response = client.get("/claims/?utm_source=news&order=oldest&fbclid=x&type=evaluation")
+    assert "The first wording." in response.content.decode()
+    assert "utm_source" not in response.content.decode()
+    client.get("/?utm_source=news")
+    with django_assert_num_queries(1):
+        client.get("/")
+
+
+def test_a_parameter_the_page_reads_still_makes_its_own_page(client, claim):
+    assert "The first wording." in client.get("/claims/").content.decode()
+    assert "The first wording." not in client.get("/claims/?type=prediction").content.decode()
+    assert "The first wording." not in client.get("/claims/?q=nothing-like-it").content.decode()
+
+
+def test_the_citation_address_carries_no_stray_parameters(client, claim):
+    url = claim.get_absolute_url()
+    html = client.get(url, {"utm_source": "newsletter"}).content.decode()
+    assert f"http://testserver{url}</p>" in html
+    assert "newsletter" not in html
+
+
+def test_every_public_page_says_which_parameters_it_reads():
+    from django.urls import URLPattern, URLResolver, get_resolver
+
+    from ledger.caching import PAGE_PARAMETERS
+
+    def names(patterns, namespace=""):
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                if pattern.namespace != "admin":
+                    yield from names(pattern.url_patterns, pattern.namespace or namespace)
+            elif isinstance(pattern, URLPattern) and pattern.name not in ("search", "minimal"):
+                yield f"{namespace}:{pattern.name}" if namespace else pattern.name
+
+    assert sorted(names(get_resolver().url_patterns)) == sorted(set(PAGE_PARAMETERS) - {"minimal"})
+
+
+def test_a_repeat_visit_with_the_last_modified_date_gets_304(client, claim):
+    url = claim.episode.get_absolute_url()
+    last_modified = client.get(url)["Last-Modified"]
+    response = client.get(url, HTTP_IF_MODIFIED_SINCE=last_modified)
+    assert response.status_code == 304
+    assert response["Last-Modified"] == last_modified

@@ -3,36 +3,17 @@
 import http.client
 import json
 import os
-import secrets
 import socket
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 from django.conf import settings
 from django.db import connection
 
 from tests.factories import make_claim
-
-BASE_DIR = Path(settings.BASE_DIR)
-
-
-def production_env(**overrides):
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL")
-    }
-    env.update(
-        DEBUG="false",
-        SECRET_KEY=secrets.token_urlsafe(64),
-        ALLOWED_HOSTS="ledger.example.org,127.0.0.1",
-        SECURE_PROXY_SSL="true",
-    )
-    env.update(overrides)
-    return env
+from tests.ledger.stack import BASE_DIR, gunicorn, production_env
 
 
 def url_of_the_test_database():
@@ -42,22 +23,14 @@ def url_of_the_test_database():
     return f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(django_db_setup, django_db_blocker, tmp_path_factory):
     """gunicorn serving the test database on a free loopback port, behind a pretend proxy."""
     static_root = tmp_path_factory.mktemp("static")
-    port = free_port()
     with django_db_blocker.unblock():
         env = production_env(
             DATABASE_URL=url_of_the_test_database(),
             STATIC_ROOT=str(static_root),
-            GUNICORN_BIND=f"127.0.0.1:{port}",
             GUNICORN_WORKERS="2",
             DATABASE_CONN_MAX_AGE="0",
         )
@@ -67,28 +40,9 @@ def server(django_db_setup, django_db_blocker, tmp_path_factory):
         env=env,
         check=True,
     )
-    process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "ledger.wsgi", "--config", "gunicorn.conf.py"],
-        cwd=BASE_DIR,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            if process.poll() is not None:
-                pytest.fail("gunicorn exited:\n" + process.stdout.read().decode())
-            time.sleep(0.1)
-    else:
-        process.kill()
-        pytest.fail("gunicorn did not start within 20 seconds")
-    yield {"port": port, "static_root": static_root}
-    process.terminate()
-    process.wait(timeout=30)
+    log_path = tmp_path_factory.mktemp("log") / "gunicorn.log"
+    with gunicorn(env, log_path) as port:
+        yield {"port": port, "static_root": static_root, "log": log_path}
 
 
 def fetch(server, path, headers=None, proxied=True):
@@ -176,7 +130,7 @@ def test_hashed_static_files_are_compressed_and_cached_for_ever(server, transact
 def test_health_check_answers_for_any_host_without_redirect(server, transactional_db):
     response, body = fetch(server, "/healthz", {"Host": "10.0.0.7"}, proxied=False)
     assert response.status == 200
-    assert json.loads(body) == {"status": "ok", "database": "ok"}
+    assert json.loads(body) == {"status": "ok", "database": "ok", "cache": "ok"}
 
 
 def run_manage(*args, **env):
@@ -206,3 +160,57 @@ def test_production_refuses_a_short_secret_key():
     result = run_manage("check", **production_env(SECRET_KEY="too-short"))
     assert result.returncode != 0
     assert "50 or more characters" in result.stderr
+
+
+HOSTILE_PATHS = [
+    "/x%0A%7Bforged%7D%20FAKE-ERROR-LINE%0A",
+    "/x%0D%0A%22level%22:%20%22ERROR%22",
+    "/back\\slash\\%5C\\",
+    '/"quoted"/%22/',
+    "/caf%C3%A9/%E2%80%A8/%C2%85/",
+    "/bad%ZZpercent%C3",
+    "/nul%00byte",
+]
+
+
+def send_raw(server, path, headers=""):
+    """One request as raw bytes: http.client would refuse some of these paths and headers."""
+    with socket.create_connection(("127.0.0.1", server["port"]), timeout=10) as sock:
+        sock.sendall(
+            f"GET {path} HTTP/1.1\r\nHost: ledger.example.org\r\n{headers}Connection: close\r\n\r\n".encode(
+                "latin-1"
+            )
+        )
+        while sock.recv(65536):
+            pass
+
+
+def test_every_log_line_is_one_json_object_whatever_the_request_holds(server, transactional_db):
+    for path in HOSTILE_PATHS:
+        send_raw(server, path, 'User-Agent: a\\b"c\r\nX-Forwarded-Proto: https\r\n')
+    send_raw(server, "/the-last-hostile-request/", "X-Forwarded-Proto: https\r\n")
+    deadline = time.monotonic() + 5
+    while b"the-last-hostile-request" not in server["log"].read_bytes():
+        assert time.monotonic() < deadline, "the access log never showed the last request"
+        time.sleep(0.1)
+    lines = server["log"].read_bytes().decode().splitlines()
+    entries = [json.loads(line) for line in lines]
+    assert {"method", "path", "status"} <= set(entries[-1])
+    forged = next(e for e in entries if "FAKE-ERROR-LINE" in e.get("path", ""))
+    assert forged["path"] == "/x\n{forged} FAKE-ERROR-LINE\n"
+    assert forged["status"] == 404
+
+
+def test_the_migrations_check_needs_no_database():
+    # `make test` runs it before the suite creates its test database: with
+    # DATABASE_URL naming a database that doesn't exist yet, it must stay quiet.
+    result = subprocess.run(
+        ["make", "--no-print-directory", "check-migrations"],
+        cwd=BASE_DIR,
+        env={**os.environ, "DATABASE_URL": "postgres://postgres@127.0.0.1:1/not_created_yet"},
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "No changes detected" in result.stdout
+    assert "Warning" not in result.stdout + result.stderr

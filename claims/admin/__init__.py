@@ -1,0 +1,3 @@
+"""The claims app's admin: every module here registers its pages when imported."""
+
+from claims.admin import claim, episodes  # noqa: F401

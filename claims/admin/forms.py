@@ -1,0 +1,160 @@
+"""The forms editors fill in: a claim, a claim within its episode, a retraction."""
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.forms.models import BaseInlineFormSet
+
+from claims import verbatim
+from claims.history import ClaimChange, stored_state
+from claims.models import Claim, ClaimStatus, Verification
+
+
+class ClaimForm(forms.ModelForm):
+    correction_note = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2, "cols": 60}),
+        help_text="Needed to change the excerpt, type or speaker of a published claim. "
+        "Readers see it with the claim: say what was wrong.",
+    )
+    publish_unverified = forms.BooleanField(
+        required=False,
+        label="Publish unverified",
+        help_text="Publish although the excerpt was not found in the episode's transcript.",
+    )
+
+    class Meta:
+        model = Claim
+        fields = (
+            "episode",
+            "number",
+            "type",
+            "status",
+            "excerpt",
+            "summary",
+            "timestamp",
+            "attribution",
+            "speaker",
+            "unresolved_label",
+        )
+        widgets = {
+            "excerpt": forms.Textarea(attrs={"rows": 4, "cols": 60}),
+            "summary": forms.TextInput(attrs={"size": 40}),
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Retraction asks for a reason, so it has its own action; a retracted
+        # claim keeps its status (and the form shows it as it is). A published
+        # claim stays published until it is retracted.
+        if "status" in self.fields and self.instance.status != ClaimStatus.RETRACTED:
+            offered = (
+                (ClaimStatus.PUBLISHED,)
+                if self.instance.status == ClaimStatus.PUBLISHED and self.instance.pk
+                else (ClaimStatus.DRAFT, ClaimStatus.PUBLISHED)
+            )
+            self.fields["status"].choices = [
+                choice for choice in ClaimStatus.choices if choice[0] in offered
+            ]
+
+    def clean(self):
+        cleaned = super().clean()
+        episode = cleaned.get("episode") or getattr(self.instance, "_episode_for_checks", None)
+        if episode is None and self.instance.episode_id:
+            episode = self.instance.episode
+        excerpt = cleaned.get("excerpt")
+        if cleaned.get("status") == ClaimStatus.PUBLISHED and episode is not None and excerpt:
+            stored = stored_state(self.instance)
+            going_public = (
+                stored is None
+                or stored["status"] != ClaimStatus.PUBLISHED
+                or stored["excerpt"] != excerpt
+            )
+            not_found = verbatim.check(excerpt, episode.transcript) == Verification.NOT_FOUND
+            if going_public and not_found and not cleaned.get("publish_unverified"):
+                self.add_error(
+                    "publish_unverified",
+                    "The excerpt was not found in the episode's transcript. Compare the two, "
+                    "or tick “Publish unverified” to publish it as it is.",
+                )
+        return cleaned
+
+    def _post_clean(self):
+        # The model's clean() can't know the correction note; with the instance now
+        # holding the form's values, the rules that need it are checked here.
+        super()._post_clean()
+        change = ClaimChange.of(self.instance, self.cleaned_data.get("correction_note", ""))
+        for name, message in change.problems().items():
+            if name not in self.errors:
+                self.add_error(name if name in self.fields else None, message)
+
+    def save_claim(self, *, changed_by) -> Claim:
+        """Save through the claim's write path, with this form's correction note."""
+        claim = self.instance
+        claim.save(
+            changed_by=changed_by,
+            via="admin",
+            correction_note=self.cleaned_data.get("correction_note", ""),
+        )
+        return claim
+
+
+class ClaimInlineForm(ClaimForm):
+    """A claim within its episode's page: the same checks, boxes sized to fit beside each other."""
+
+    class Meta(ClaimForm.Meta):
+        widgets = {
+            "excerpt": forms.Textarea(attrs={"rows": 3, "cols": 90}),
+            "summary": forms.TextInput(attrs={"size": 50}),
+            "unresolved_label": forms.TextInput(attrs={"size": 14}),
+        }
+
+    correction_note = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2, "cols": 60}),
+        help_text=ClaimForm.base_fields["correction_note"].help_text,
+    )
+
+    # Said once on the claim's own page; repeated under every claim of an episode
+    # they would push each claim's fields onto separate lines.
+    QUIET_FIELDS = ("number", "excerpt", "speaker", "unresolved_label", "timestamp", "summary")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in self.QUIET_FIELDS:
+            if name in self.fields:
+                self.fields[name].help_text = ""
+
+
+class ClaimInlineFormSet(BaseInlineFormSet):
+    def _construct_form(self, i, **kwargs):
+        form = super()._construct_form(i, **kwargs)
+        # The episode as it is being saved, so claims are checked against the
+        # transcript in this same form, not the one stored.
+        form.instance._episode_for_checks = self.instance
+        return form
+
+    def save_claims(self, *, changed_by) -> None:
+        """Save each changed claim through its write path, and delete the drafts marked."""
+        changed = {id(claim) for claim in self.save(commit=False)}
+        for form in self.forms:
+            if id(form.instance) in changed:
+                form.save_claim(changed_by=changed_by)
+        for claim in self.deleted_objects:
+            claim.delete()
+
+    def clean(self):
+        super().clean()
+        for form in self.deleted_forms:
+            claim = form.instance
+            if claim.pk and claim.status != ClaimStatus.DRAFT:
+                raise ValidationError(
+                    f"Claim {claim.label} is {claim.get_status_display().lower()}: only drafts "
+                    "are deleted. Untick its “Delete” box; retract it from the claims list."
+                )
+
+
+class RetractForm(forms.Form):
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 70}),
+        help_text="Shown on each claim's permalink in place of the excerpt. Say plainly why.",
+    )

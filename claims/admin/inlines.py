@@ -1,0 +1,94 @@
+"""Claims within their episode's page, and a claim's history within its own."""
+
+from django.contrib import admin
+from django.template.defaultfilters import truncatechars
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
+
+from claims.admin.forms import ClaimInlineForm, ClaimInlineFormSet
+from claims.models import Claim, ClaimRevision, Verification
+
+
+class ClaimInline(admin.StackedInline):
+    """The episode's ledger, claim by claim: four short lines each, no sideways scrolling."""
+
+    model = Claim
+    form = ClaimInlineForm
+    formset = ClaimInlineFormSet
+    readonly_fields = ("verbatim",)
+    ordering = ("number",)
+    autocomplete_fields = ("speaker",)
+    extra = 1
+    show_change_link = True
+
+    def get_fieldsets(self, request, obj=None):
+        rows = [
+            ("number", "type", "status", "verbatim"),
+            "excerpt",
+            ("attribution", "speaker", "unresolved_label"),
+            ("timestamp", "summary"),
+        ]
+        # The per-claim confirmations only where they can be needed: a correction
+        # note once claims may be public, the verbatim override once there is a
+        # transcript to miss. After a refused save, both, beside the claim at fault.
+        confirmations = []
+        if request.method == "POST" or obj is not None:
+            confirmations.append("correction_note")
+        if request.method == "POST" or (obj is not None and obj.transcript):
+            confirmations.append("publish_unverified")
+        if confirmations:
+            rows.append(tuple(confirmations))
+        return [(None, {"fields": rows})]
+
+    @admin.display(description="verbatim")
+    def verbatim(self, claim):
+        return verbatim_label(claim) if claim.pk else "—"
+
+
+class ClaimRevisionInline(admin.TabularInline):
+    """The claim's history, newest first: read-only, for everyone who may see the claim."""
+
+    model = ClaimRevision
+    fields = ("created_at", "kind", "changed_by", "via", "what_changed", "note")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    view_on_site = False
+    verbose_name = "change"
+    verbose_name_plural = "History: every change to this claim"
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("claim", "changed_by")
+
+    def has_view_permission(self, request, obj=None):
+        return request.user.has_perm("claims.view_claim")
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description="what changed")
+    def what_changed(self, revision):
+        return format_html_join(
+            mark_safe("<br>"),
+            "<strong>{}</strong>: {} → {}",
+            (
+                (name, shown(before), shown(after))
+                for name, (before, after) in revision.changes.items()
+            ),
+        )
+
+
+def shown(value):
+    return "—" if value in (None, "") else truncatechars(str(value), 300)
+
+
+def verbatim_label(claim):
+    if claim.verification == Verification.NOT_FOUND:
+        return format_html("<strong>{}</strong>", "not found")
+    return "found" if claim.verification == Verification.FOUND else "no transcript"

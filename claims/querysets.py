@@ -1,0 +1,118 @@
+"""ClaimQuerySet: the one gate to the public, and the bulk work done on claims."""
+
+from django.db import models
+from django.db.models import Exists, OuterRef, Q
+from django.utils import timezone
+
+from claims import verbatim
+from claims.choices import ClaimStatus, ClaimType
+from claims.history import ClaimRevision, RevisionKind
+from episodes.models import Speaker, Status
+from ledger.models import RecordQuerySet
+
+
+def public_q(prefix: str = "") -> Q:
+    """The condition for a public claim, usable across a relation (`prefix="claims__"`)."""
+    return Q(**{f"{prefix}status": Status.PUBLISHED, f"{prefix}episode__status": Status.PUBLISHED})
+
+
+class ClaimQuerySet(RecordQuerySet):
+    def published(self):
+        """The one gate to the public: published claims of published episodes."""
+        return self.filter(public_q())
+
+    def on_record(self):
+        """Claims with a public permalink: the published ones and those retracted since.
+
+        Only permalinks use this: a retracted claim shows its retraction there and
+        counts, lists and searches nowhere.
+        """
+        return self.filter(
+            status__in=(ClaimStatus.PUBLISHED, ClaimStatus.RETRACTED),
+            episode__status=Status.PUBLISHED,
+        )
+
+    def publish(self, *, changed_by=None, via="") -> int:
+        """Publish the drafts among these claims, each move kept in its claim's history.
+
+        Three queries whatever the number of claims; returns how many were published.
+        The only bulk move: a published claim leaves the record only by retraction,
+        which needs a reason (Claim.retract).
+        """
+        drafts = list(self.filter(status=ClaimStatus.DRAFT).values_list("pk", flat=True))
+        if not drafts:
+            return 0
+        self.model._default_manager.filter(pk__in=drafts).update(
+            status=ClaimStatus.PUBLISHED, updated_at=timezone.now()
+        )
+        ClaimRevision.objects.bulk_create(
+            ClaimRevision(
+                claim_id=pk,
+                kind=RevisionKind.EDITED,
+                changes={"status": [ClaimStatus.DRAFT, ClaimStatus.PUBLISHED]},
+                changed_by=changed_by,
+                via=via,
+            )
+            for pk in drafts
+        )
+        return len(drafts)
+
+    def reverify(self, transcript):
+        """Check these claims' excerpts against `transcript` again.
+
+        One read; writes only the claims whose result changed, in batches.
+        """
+        changed = []
+        for claim in self.only("pk", "excerpt", "verification"):
+            result = verbatim.check(claim.excerpt, transcript)
+            if claim.verification != result:
+                claim.verification = result
+                changed.append(claim)
+        self.model._default_manager.bulk_update(changed, ["verification"], batch_size=500)
+
+    def delete(self):
+        # Drafts may go; anything that was ever public stays on the record.
+        on_record = self.exclude(status=ClaimStatus.DRAFT)
+        if on_record.exists():
+            raise models.ProtectedError(
+                "Published and retracted claims are never deleted: retract a claim instead.",
+                set(on_record),
+            )
+        return super().delete()
+
+    def for_listing(self):
+        """Everything a claim card shows, fetched in the same query.
+
+        Without what a card never shows: the episode's transcript (a real one is
+        tens of kilobytes, carried by every row) and summary, and the search text.
+        """
+        return self.select_related("episode__podcast", "speaker").defer(
+            "episode__transcript", "episode__summary", "search_context", "search_vector"
+        )
+
+    def newest_first(self):
+        """Newest episodes first, each episode's claims in ledger order."""
+        return self.order_by("-episode__air_date", "episode_id", "number")
+
+    def refresh_search_context(self):
+        """Recompute search_context after a speaker or episode changed (one read, batched writes)."""
+        claims = list(self.select_related("episode", "speaker").defer("episode__transcript"))
+        for claim in claims:
+            claim.search_context = claim.compose_search_context()
+        self.model._default_manager.bulk_update(claims, ["search_context"], batch_size=500)
+
+    def speakers(self) -> models.QuerySet[Speaker]:
+        """The speakers of these claims, checked with an EXISTS per speaker."""
+        return Speaker.objects.filter(Exists(self.filter(speaker=OuterRef("pk"))))
+
+    def count_by_podcast(self) -> dict[int, int]:
+        """{podcast id: how many of these claims} in one grouped query."""
+        return dict(self.order_by().values_list("episode__podcast").annotate(n=models.Count("*")))
+
+    def type_mix(self):
+        """[(type, count)] largest first, ties in the order types are defined."""
+        counts = dict(self.order_by().values_list("type").annotate(n=models.Count("pk")))
+        return sorted(
+            ((ClaimType(t), n) for t, n in counts.items()),
+            key=lambda item: (-item[1], ClaimType.values.index(item[0])),
+        )
