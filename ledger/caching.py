@@ -143,6 +143,9 @@ class PublicPageCacheMiddleware:
         response = self.cache.get(key) if settings.PAGE_CACHE_SECONDS else None
         if response is None:
             response = self.get_response(request)
+            if response.streaming and response.status_code == 200:
+                # A download is streamed, never stored, but is as fresh as the ledger.
+                return self.validated(response, etag, last_modified)
             if not self.is_shareable(response):
                 return response
             if settings.PAGE_CACHE_SECONDS:

@@ -13,3 +13,8 @@ class APIThrottle(AnonRateThrottle):
 
 class DownloadThrottle(AnonRateThrottle):
     scope = "downloads"
+
+    def get_cache_key(self, request, view):
+        # Per address, always: downloads are anonymous, and asking for the user would
+        # read the session and make every download vary by cookie.
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}

@@ -3,7 +3,7 @@
 import pytest
 
 from claims.api.throttles import APIThrottle, DownloadThrottle
-from tests.factories import make_claim
+from tests.factories import make_claim, make_speaker
 
 pytestmark = pytest.mark.django_db
 
@@ -44,6 +44,20 @@ def test_api_answers_carry_the_ledgers_version_and_revalidate_to_304(client):
     assert "Last-Modified" in first
     assert again.status_code == 304
     assert again["Access-Control-Allow-Origin"] == "*"
+
+
+@pytest.mark.parametrize("path", ["/claims.csv", "/speakers/ada-example/claims.json"])
+def test_a_download_carries_the_ledgers_version_and_revalidates_to_304(client, path):
+    make_claim(speaker=make_speaker(slug="ada-example"))
+    first = client.get(path)
+    b"".join(first.streaming_content)
+
+    again = client.get(path, HTTP_IF_NONE_MATCH=first["ETag"])
+
+    assert first["ETag"].startswith('"ledger-')
+    assert "Last-Modified" in first
+    assert "cookie" not in first.get("Vary", "").lower()
+    assert again.status_code == 304
 
 
 def test_a_change_to_the_ledger_changes_the_api_answer(client):
