@@ -57,6 +57,9 @@ def pages():
         "sitemap (claims)": reverse("sitemap_section", kwargs={"section": "claims"}),
         "feed": reverse("claims:claims_feed"),
         "feed (filtered)": reverse("claims:claims_feed") + "?" + urlencode(FILTERED),
+        "api: claims (filtered)": reverse("api:claim-list") + "?" + urlencode(FILTERED),
+        "api: claim": reverse("api:claim-detail", kwargs={"pk": claim.pk}),
+        "api: episode": "/api/v1" + episode.get_absolute_url(),
     }
 
 

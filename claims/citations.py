@@ -199,3 +199,17 @@ def formatted(item: dict) -> list[tuple[str, SafeString]]:
 def plain(text: SafeString) -> str:
     """A formatted citation as plain text (for JSON-LD)."""
     return html.unescape(re.sub(r"<[^>]+>", "", text))
+
+
+def citation(claim, url: str) -> str:
+    """One line naming the claim, for the API and downloads; `url` is its absolute permalink.
+
+    Plain, and cheap for a page of a hundred claims: the formatted styles above are
+    rendered for one claim's page.
+    """
+    episode = claim.episode
+    return (
+        f"{claim.voice}, “{episode.title}”, {episode.podcast.name}, "
+        f"{episode.air_date.day} {episode.air_date:%B %Y}. "
+        f"Evidence Ledger, claim {claim.label}: {url}"
+    )

@@ -62,6 +62,17 @@ def episodes_with_counts(episodes: QuerySet[Episode]) -> QuerySet[Episode]:
     )
 
 
+def totals() -> dict[str, int]:
+    """The home page's figures: public claims, episodes, people and podcasts (four queries)."""
+    return {
+        "claim_count": Claim.objects.published().count(),
+        "episode_count": Episode.objects.published().count(),
+        # An EXISTS per speaker and podcast, not a count of every claim.
+        "people_count": Claim.objects.published().speakers().count(),
+        "podcast_count": Podcast.objects.public().count(),
+    }
+
+
 def readers_see_change_to(record: models.Model) -> bool:
     """Whether saving or deleting `record` may change a public page.
 

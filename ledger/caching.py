@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.http import http_date, quote_etag
 
+from claims.api.params import READ_PARAMETERS
 from claims.filters import ClaimFilter
 from ledger.fail_open import FailOpenCache
 from ledger.models import current_version
@@ -55,6 +56,8 @@ PAGE_PARAMETERS = {
     "robots_txt": (),
     # The benchmark's yardstick (BENCHMARK_VIEWS), served as every page is.
     "minimal": (),
+    # The API, the downloads and their documentation.
+    **READ_PARAMETERS,
 }
 
 
@@ -122,6 +125,9 @@ class PublicPageCacheMiddleware:
         response = self.cache.get(key) if settings.PAGE_CACHE_SECONDS else None
         if response is None:
             response = self.get_response(request)
+            if response.streaming and response.status_code == 200:
+                # A download is streamed, never stored, but is as fresh as the ledger.
+                return self.validated(response, etag, last_modified)
             if not self.is_shareable(response):
                 return response
             if settings.PAGE_CACHE_SECONDS:

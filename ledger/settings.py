@@ -11,6 +11,7 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from whitenoise.compress import Compressor
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -79,6 +80,10 @@ INSTALLED_APPS = [
     "django.contrib.sitemaps",
     "django.contrib.postgres",
     "django_filters",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "corsheaders",
     "axes",
     "episodes",
     "claims",
@@ -87,6 +92,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First, so a load balancer's probe needs no host header and touches nothing else.
     "ledger.health.HealthCheckMiddleware",
+    # Before anything that answers: cached pages and 304s get their CORS headers too.
+    "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -211,6 +218,10 @@ STORAGES = {
     },
 }
 
+# Source maps are for developers' tools, which don't ask for them compressed; the
+# interactive API reference's are megabytes, and compressing them slowed collectstatic.
+WHITENOISE_SKIP_COMPRESS_EXTENSIONS = [*Compressor.SKIP_COMPRESS_EXTENSIONS, "map"]
+
 # Behind a TLS-terminating proxy: trust its X-Forwarded-Proto only when told to.
 if envbool("SECURE_PROXY_SSL", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
@@ -266,6 +277,40 @@ if PROXY_COUNT:
     AXES_IPWARE_META_PRECEDENCE_ORDER = ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR")
 else:
     AXES_IPWARE_META_PRECEDENCE_ORDER = ("REMOTE_ADDR",)
+
+# The public API and downloads: anyone's page may read them, without credentials.
+CORS_URLS_REGEX = r"^/(api/.*|(.*/)?claims\.(csv|json))$"
+CORS_ALLOW_ALL_ORIGINS = True
+CORS_ALLOW_CREDENTIALS = False
+CORS_ALLOW_METHODS = ("GET", "HEAD", "OPTIONS")
+CORS_EXPOSE_HEADERS = ("ETag", "Last-Modified", "Retry-After", "Content-Disposition")
+
+API_RATE = os.environ.get("API_RATE", "120/minute")
+DOWNLOAD_RATE = os.environ.get("DOWNLOAD_RATE", "20/minute")
+REST_FRAMEWORK = {
+    # Anonymous and read-only: no sessions, no cookies, no CSRF.
+    "DEFAULT_AUTHENTICATION_CLASSES": [],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "UNAUTHENTICATED_USER": None,
+    # JSON whatever the client asks for, so a cached response suits every request.
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "claims.api.negotiation.AlwaysJSON",
+    "URL_FORMAT_OVERRIDE": None,
+    "EXCEPTION_HANDLER": "claims.api.errors.json_errors",
+    "DEFAULT_THROTTLE_CLASSES": ["claims.api.throttles.APIThrottle"],
+    "DEFAULT_THROTTLE_RATES": {"api": API_RATE, "downloads": DOWNLOAD_RATE},
+    # Reverse proxies in front: throttles count the client's address, not the proxy's.
+    "NUM_PROXIES": PROXY_COUNT,
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Evidence Ledger API",
+    "DESCRIPTION": "Read-only access to the published claims of the Evidence Ledger. "
+    "Human documentation: /developers/.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+}
 
 # Everything goes through the root's one handler: JSON lines in production, for log
 # pipelines (gunicorn's too: ledger.logs.GunicornLogger); readable lines in development.

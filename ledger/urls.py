@@ -47,10 +47,20 @@ urlpatterns = [
         {"sitemaps": SITEMAPS},
         name="sitemap_section",
     ),
+    path("api/", include("claims.api.urls")),
+    path("developers/", views.developers, name="developers"),
+    path(
+        "developers/reference/",
+        TemplateView.as_view(template_name="api/reference.html"),
+        name="developers_reference",
+    ),
     path("", include(record_pages)),
     path("", include("claims.urls")),
     path(settings.ADMIN_URL, admin.site.urls),
 ]
+
+# Under /api/ a server error is JSON, like every other API answer.
+handler500 = "claims.api.errors.server_error"
 
 if settings.BENCHMARK_VIEWS:
     # The cheapest page the stack can serve, through the same middleware: the

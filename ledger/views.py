@@ -2,9 +2,9 @@ from django.conf import settings
 from django.shortcuts import render
 from django.urls import reverse
 
-from claims.models import Claim
-from claims.public_record import episodes_with_counts
-from episodes.models import Episode, Podcast
+from claims.downloads import COLUMNS
+from claims.public_record import episodes_with_counts, totals
+from episodes.models import Episode
 
 RECENT_EPISODES = 6
 
@@ -17,11 +17,26 @@ def home(request):
             "recent_episodes": episodes_with_counts(
                 Episode.objects.published().newest_first()[:RECENT_EPISODES]
             ),
-            "claim_count": Claim.objects.published().count(),
-            "episode_count": Episode.objects.published().count(),
-            # An EXISTS per speaker and podcast, not a count of every claim.
-            "people_count": Claim.objects.published().speakers().count(),
-            "podcast_count": Podcast.objects.public().count(),
+            **totals(),
+        },
+    )
+
+
+def per(rate: str) -> str:
+    """ "120/minute" as a reader says it: "120 per minute"."""
+    number, _, period = rate.partition("/")
+    return f"{number} per {period}"
+
+
+def developers(request):
+    return render(
+        request,
+        "developers.html",
+        {
+            "site": request.build_absolute_uri("/").rstrip("/"),
+            "api_rate": per(settings.API_RATE),
+            "download_rate": per(settings.DOWNLOAD_RATE),
+            "columns": COLUMNS.items(),
         },
     )
 

@@ -1,0 +1,204 @@
+"""What the API says about each record: the page's facts, its permalink and, for claims,
+a ready citation. Field lists are the documented, stable shape of API version 1."""
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from claims.citations import citation
+from claims.models import Attribution, ClaimType, Verification
+
+
+def permalink(context, record) -> str:
+    return context["request"].build_absolute_uri(record.get_absolute_url())
+
+
+@extend_schema_field({"type": "string", "format": "uri"})
+class PermalinkField(serializers.Field):
+    """The absolute address of the record's page."""
+
+    def __init__(self, **kwargs):
+        super().__init__(source="*", read_only=True, **kwargs)
+
+    def to_representation(self, record):
+        return permalink(self.context, record)
+
+
+class PodcastRefSerializer(serializers.Serializer):
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+    url = PermalinkField()
+
+
+class SpeakerRefSerializer(serializers.Serializer):
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+    url = PermalinkField()
+
+
+class EpisodeRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    slug = serializers.SlugField()
+    title = serializers.CharField()
+    air_date = serializers.DateField()
+    original_url = serializers.URLField()
+    podcast = PodcastRefSerializer()
+    url = PermalinkField()
+
+
+class CorrectionSerializer(serializers.Serializer):
+    at = serializers.DateTimeField()
+    note = serializers.CharField()
+    # Not "fields", which every serializer already has.
+    changed = serializers.ListField(child=serializers.CharField(), source="fields")
+
+
+class RetractionSerializer(serializers.Serializer):
+    retracted_at = serializers.DateTimeField()
+    reason = serializers.CharField(source="retraction_reason")
+
+
+# Shown for a published claim only: a retraction withdraws the words and who said them.
+VOUCHED_FOR = (
+    "type",
+    "excerpt",
+    "highlighted",
+    "summary",
+    "attribution",
+    "speaker",
+    "voice",
+    "timestamp",
+    "moment_url",
+    "verification",
+    "citation",
+)
+
+
+class ClaimSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    url = PermalinkField()
+    number = serializers.IntegerField()
+    label = serializers.CharField(help_text="The number as the ledger writes it: 01, 02, …")
+    status = serializers.ChoiceField(choices=("published", "retracted"))
+    type = serializers.ChoiceField(choices=ClaimType.choices, allow_null=True)
+    excerpt = serializers.CharField(allow_null=True, help_text="The exact words, verbatim.")
+    highlighted = serializers.SerializerMethodField(
+        help_text="With ?highlight=1 and a search: the excerpt as HTML-escaped text, "
+        "the matched words in <mark>."
+    )
+    summary = serializers.CharField(allow_null=True, help_text="The editor's one-line summary.")
+    attribution = serializers.ChoiceField(choices=Attribution.choices, allow_null=True)
+    speaker = SpeakerRefSerializer(allow_null=True)
+    voice = serializers.CharField(
+        allow_null=True, help_text="The speaker's name, or the unresolved voice's label."
+    )
+    episode = EpisodeRefSerializer()
+    timestamp = serializers.IntegerField(allow_null=True, help_text="Seconds into the episode.")
+    moment_url = serializers.URLField(allow_null=True)
+    verification = serializers.ChoiceField(choices=Verification.choices, allow_null=True)
+    corrections = CorrectionSerializer(many=True, source="public_corrections")
+    retraction = serializers.SerializerMethodField()
+    citation = serializers.SerializerMethodField()
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_highlighted(self, claim):
+        return None if claim.highlighted is None else str(claim.highlighted)
+
+    @extend_schema_field(RetractionSerializer(allow_null=True))
+    def get_retraction(self, claim):
+        return RetractionSerializer(claim).data if claim.is_retracted else None
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_citation(self, claim):
+        return citation(claim, permalink(self.context, claim))
+
+    def to_representation(self, claim):
+        data = super().to_representation(claim)
+        if claim.is_retracted:
+            data.update(dict.fromkeys(VOUCHED_FOR))
+        return data
+
+
+class TypeCountSerializer(serializers.Serializer):
+    type = serializers.ChoiceField(choices=ClaimType.choices)
+    count = serializers.IntegerField()
+
+    def to_representation(self, pair):
+        return {"type": str(pair[0]), "count": pair[1]}
+
+
+class PodcastSerializer(serializers.Serializer):
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+    description = serializers.CharField()
+    website_url = serializers.CharField()
+    feed_url = serializers.CharField()
+    url = PermalinkField()
+    episode_count = serializers.IntegerField()
+    claim_count = serializers.IntegerField()
+
+
+class EpisodeSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    slug = serializers.SlugField()
+    title = serializers.CharField()
+    air_date = serializers.DateField()
+    original_url = serializers.URLField()
+    podcast = PodcastRefSerializer()
+    url = PermalinkField()
+    claim_count = serializers.IntegerField(help_text="Published claims.")
+    people_count = serializers.IntegerField(help_text="Identified speakers of those claims.")
+
+
+class EpisodeDetailSerializer(EpisodeSerializer):
+    audio_url = serializers.CharField()
+    summary = serializers.CharField()
+    claim_mix = TypeCountSerializer(many=True, help_text="Published claims per type, most first.")
+    people = SpeakerRefSerializer(many=True, help_text="The identified speakers, by name.")
+    claims = ClaimSerializer(
+        many=True, source="ledger", help_text="The ledger: published claims by number."
+    )
+
+
+class SpeakerSerializer(serializers.Serializer):
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+    description = serializers.CharField()
+    url = PermalinkField()
+    claim_count = serializers.IntegerField(help_text="Published claims.")
+
+
+class SpeakerDetailSerializer(SpeakerSerializer):
+    links = serializers.ListField(child=serializers.CharField(), source="link_list")
+    claim_mix = TypeCountSerializer(many=True, help_text="Published claims per type, most first.")
+
+
+class PodcastListSerializer(serializers.Serializer):
+    url = serializers.SerializerMethodField()
+    results = PodcastSerializer(many=True)
+
+    @extend_schema_field({"type": "string", "format": "uri"})
+    def get_url(self, podcasts):
+        return self.context["request"].build_absolute_uri(podcasts["url"])
+
+
+class StatsSerializer(serializers.Serializer):
+    url = serializers.SerializerMethodField(help_text="The home page, which shows these totals.")
+
+    @extend_schema_field({"type": "string", "format": "uri"})
+    def get_url(self, totals):
+        return self.context["request"].build_absolute_uri(totals["url"])
+
+    claim_count = serializers.IntegerField()
+    episode_count = serializers.IntegerField()
+    people_count = serializers.IntegerField()
+    podcast_count = serializers.IntegerField()
+
+
+class ErrorSerializer(serializers.Serializer):
+    status = serializers.IntegerField()
+    detail = serializers.CharField()
+    errors = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        required=False,
+        help_text="{parameter: [message]} when parameters were refused.",
+    )
