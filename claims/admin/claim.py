@@ -4,11 +4,11 @@ from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect
-from django.template.defaultfilters import truncatechars
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.safestring import mark_safe
 
+from claims.admin.columns import ClaimColumns
 from claims.admin.forms import ClaimForm, RetractForm
 from claims.admin.importing import ImportViews
 from claims.admin.inlines import ClaimRevisionInline
@@ -17,7 +17,7 @@ from claims.pagination import CappedPaginator
 
 
 @admin.register(Claim)
-class ClaimAdmin(ImportViews, admin.ModelAdmin):
+class ClaimAdmin(ClaimColumns, ImportViews, admin.ModelAdmin):
     form = ClaimForm
     list_display = (
         "label",
@@ -128,14 +128,6 @@ class ClaimAdmin(ImportViews, admin.ModelAdmin):
             ),
             *super().get_urls(),
         ]
-
-    @admin.display(description="no.", ordering="number")
-    def label(self, claim):
-        return claim.label
-
-    @admin.display(description="excerpt")
-    def short_excerpt(self, claim):
-        return truncatechars(claim.excerpt, 90)
 
     @admin.display(description="voice", ordering="speaker__name")
     def voice_display(self, claim):

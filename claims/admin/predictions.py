@@ -15,11 +15,11 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Case, IntegerField, QuerySet, Value, When
 from django.forms.models import BaseInlineFormSet
-from django.template.defaultfilters import truncatechars
 from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.html import format_html
 
+from claims.admin.columns import ClaimColumns
 from claims.choices import ClaimStatus, ClaimType, Due, Resolution
 from claims.history import ClaimChange
 from claims.models import Prediction
@@ -117,7 +117,7 @@ def due_rank(today: datetime.date) -> Case:
 
 
 @admin.register(Prediction)
-class PredictionAdmin(admin.ModelAdmin):
+class PredictionAdmin(ClaimColumns, admin.ModelAdmin):
     form = PredictionForm
     inlines = (PredictionSourceInline,)
     list_display = ("label", "short_excerpt", "voice", "episode", "horizon_shown", "due_shown")
@@ -181,14 +181,6 @@ class PredictionAdmin(admin.ModelAdmin):
             via="admin",
             correction_note=form.cleaned_data.get("correction_note", ""),
         )
-
-    @admin.display(description="no.", ordering="number")
-    def label(self, claim):
-        return claim.label
-
-    @admin.display(description="excerpt")
-    def short_excerpt(self, claim):
-        return truncatechars(claim.excerpt, 90)
 
     @admin.display(description="horizon", ordering="horizon")
     def horizon_shown(self, claim):

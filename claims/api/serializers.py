@@ -137,14 +137,7 @@ class PodcastSerializer(serializers.Serializer):
     claim_count = serializers.IntegerField()
 
 
-class EpisodeSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    slug = serializers.SlugField()
-    title = serializers.CharField()
-    air_date = serializers.DateField()
-    original_url = serializers.URLField()
-    podcast = PodcastRefSerializer()
-    url = PermalinkField()
+class EpisodeSerializer(EpisodeRefSerializer):
     claim_count = serializers.IntegerField(help_text="Published claims.")
     people_count = serializers.IntegerField(help_text="Identified speakers of those claims.")
 
