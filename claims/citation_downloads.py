@@ -37,10 +37,7 @@ def download(request, claims, filename, extension):
 
 def claim_citation(request, podcast_slug, episode_slug, number, extension):
     claim = get_object_or_404(
-        Claim.objects.published().for_listing(),
-        episode__podcast__slug=podcast_slug,
-        episode__slug=episode_slug,
-        number=number,
+        Claim.objects.published().for_listing().at_permalink(podcast_slug, episode_slug, number)
     )
     return download(request, [claim], f"{podcast_slug}-{episode_slug}-{number}", extension)
 

@@ -25,10 +25,7 @@ PROVIDER = "Evidence Ledger"
 def on_record(podcast_slug: str, episode_slug: str, number: int) -> Claim:
     """A claim with a public permalink: published, or retracted (then shown as such)."""
     return get_object_or_404(
-        Claim.objects.on_record().for_listing(),
-        episode__podcast__slug=podcast_slug,
-        episode__slug=episode_slug,
-        number=number,
+        Claim.objects.on_record().for_listing().at_permalink(podcast_slug, episode_slug, number)
     )
 
 

@@ -32,6 +32,12 @@ class ClaimQuerySet(RecordQuerySet):
             episode__status=Status.PUBLISHED,
         )
 
+    def at_permalink(self, podcast_slug: str, episode_slug: str, number: int):
+        """The claim among these whose permalink is /episodes/<podcast>/<episode>/claims/<n>/."""
+        return self.filter(
+            episode__podcast__slug=podcast_slug, episode__slug=episode_slug, number=number
+        )
+
     def publish(self, *, changed_by=None, via="") -> int:
         """Publish the drafts among these claims, each move kept in its claim's history.
 

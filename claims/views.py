@@ -24,10 +24,7 @@ def claim_list(request):
 def claim_detail(request, podcast_slug, episode_slug, number):
     # Retracted claims keep their permalink, which then shows the retraction.
     claim = get_object_or_404(
-        Claim.objects.on_record().for_listing(),
-        episode__podcast__slug=podcast_slug,
-        episode__slug=episode_slug,
-        number=number,
+        Claim.objects.on_record().for_listing().at_permalink(podcast_slug, episode_slug, number)
     )
     context = {"claim": claim}
     if not claim.is_retracted:

@@ -74,10 +74,7 @@ class ClaimAtNumber(GenericAPIView):
     )
     def get(self, request, podcast_slug, episode_slug, number):
         claim = get_object_or_404(
-            Claim.objects.on_record().for_listing(),
-            episode__podcast__slug=podcast_slug,
-            episode__slug=episode_slug,
-            number=number,
+            Claim.objects.on_record().for_listing().at_permalink(podcast_slug, episode_slug, number)
         )
         return Response(self.get_serializer(claim).data)
 
