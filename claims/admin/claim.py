@@ -12,6 +12,7 @@ from claims.admin.columns import ClaimColumns
 from claims.admin.forms import ClaimForm, RetractForm
 from claims.admin.importing import ImportViews
 from claims.admin.inlines import ClaimRevisionInline
+from claims.history import PERMALINK_FIELDS
 from claims.models import Claim, ClaimStatus, Verification
 from claims.pagination import CappedPaginator
 
@@ -79,21 +80,11 @@ class ClaimAdmin(ClaimColumns, ImportViews, admin.ModelAdmin):
     def get_readonly_fields(self, request, obj=None):
         readonly = ["verbatim_check", "created_at", "updated_at"]
         if obj is not None and obj.status != ClaimStatus.DRAFT:
-            # Its permalink is made of these.
-            readonly += ["episode", "number"]
+            readonly += PERMALINK_FIELDS
         if obj is not None and obj.is_retracted:
-            readonly += [
-                "type",
-                "status",
-                "excerpt",
-                "summary",
-                "timestamp",
-                "attribution",
-                "speaker",
-                "unresolved_label",
-                "retraction_reason",
-                "retracted_at",
-            ]
+            # Kept as it was: every other field of the form too.
+            readonly += [name for name in self.form.Meta.fields if name not in PERMALINK_FIELDS]
+            readonly += ["retraction_reason", "retracted_at"]
         return readonly
 
     def get_actions(self, request):
