@@ -189,7 +189,7 @@ class ClaimSearch:
             Episode.objects.published()
             .titled_like(self.query.words)
             .select_related("podcast")
-            .defer("transcript", "summary")[: self.matching_records]
+            .defer("summary")[: self.matching_records]
         )
 
 

@@ -123,7 +123,7 @@ class PodcastFeed(ClaimFeed):
 class EpisodeFeed(ClaimFeed):
     def claims(self, request, podcast_slug, slug):
         episode = get_object_or_404(
-            Episode.objects.published().select_related("podcast").defer("transcript"),
+            Episode.objects.published().select_related("podcast"),
             podcast__slug=podcast_slug,
             slug=slug,
         )
@@ -199,7 +199,7 @@ class CorrectionsFeed(Feed):
                 claim__in=Claim.objects.on_record(),
             )
             .select_related("claim__episode__podcast", "claim__speaker")
-            .defer("claim__episode__transcript", "claim__search_vector", "changes")
+            .defer("claim__search_vector", "changes")
             .order_by("-created_at", "-pk")[:ENTRIES]
         )
 

@@ -236,7 +236,7 @@ class Claim(predictions.PredictionFields, PublicHistory, models.Model):
     def refresh_derived_fields(self):
         """What search and the verbatim check need, recomputed from the claim and its episode."""
         self.search_context = self.compose_search_context()
-        self.verification = verbatim.check(self.excerpt, self.episode.transcript)
+        self.verification = verbatim.check(self.excerpt, self.episode.transcript_text)
 
     def retract(self, reason, *, changed_by=None, via=""):
         """Take a published claim off the record, keeping its number and permalink."""

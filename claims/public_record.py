@@ -9,7 +9,7 @@ from django.db import models
 from django.db.models import Count, QuerySet
 
 from claims.models import Claim
-from episodes.models import Episode, Podcast, Speaker, Status
+from episodes.models import Episode, Podcast, Speaker, Status, Transcript
 
 
 def speakers_with_claim_counts() -> QuerySet[Speaker]:
@@ -57,7 +57,7 @@ def episodes_with_counts(episodes: QuerySet[Episode]) -> QuerySet[Episode]:
             people_count=Count("claims__speaker", filter=public, distinct=True),
         )
         .select_related("podcast")
-        .defer("transcript", "summary")
+        .defer("summary")
         .newest_first()
     )
 
@@ -81,6 +81,8 @@ def readers_see_change_to(record: models.Model) -> bool:
     """
     if isinstance(record, Claim):
         return record.was_or_is_on_record and record.episode.status == Status.PUBLISHED
+    if isinstance(record, Transcript):
+        return record.episode.status == Status.PUBLISHED
     if isinstance(record, Episode):
         return record.status == Status.PUBLISHED or record.has_changed("status")
     if isinstance(record, Speaker):

@@ -89,11 +89,11 @@ class ClaimQuerySet(RecordQuerySet):
     def for_listing(self):
         """Everything a claim card shows, fetched in the same query.
 
-        Without what a card never shows: the episode's transcript (a real one is
-        tens of kilobytes, carried by every row) and summary, and the search text.
+        Without what a card never shows: the episode's summary and the search text.
+        (The transcript is in a table of its own, which no listing joins.)
         """
         return self.select_related("episode__podcast", "speaker").defer(
-            "episode__transcript", "episode__summary", "search_context", "search_vector"
+            "episode__summary", "search_context", "search_vector"
         )
 
     def newest_first(self):
@@ -102,7 +102,7 @@ class ClaimQuerySet(RecordQuerySet):
 
     def refresh_search_context(self):
         """Recompute search_context after a speaker or episode changed (one read, batched writes)."""
-        claims = list(self.select_related("episode", "speaker").defer("episode__transcript"))
+        claims = list(self.select_related("episode", "speaker"))
         for claim in claims:
             claim.search_context = claim.compose_search_context()
         self.model._default_manager.bulk_update(claims, ["search_context"], batch_size=500)

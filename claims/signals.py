@@ -6,12 +6,12 @@ claims, so the work is done here, after a save, and only when one of those
 fields really changed (RemembersLoadedValues).
 """
 
-from django.db.models.signals import post_save
+from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from claims.models import Claim
 from claims.public_record import readers_see_change_to
-from episodes.models import Episode, Speaker
+from episodes.models import Episode, Speaker, Transcript
 from ledger.models import unseen_by_readers
 
 
@@ -35,5 +35,18 @@ def episode_saved(sender, instance: Episode, created: bool, raw: bool = False, *
         if instance.has_changed("title"):
             # A retitled episode must be found under its new title.
             claims.refresh_search_context()
-        if instance.has_changed("transcript"):
-            claims.reverify(instance.transcript)
+
+
+@receiver(post_save, sender=Transcript, dispatch_uid="claims-transcript-saved")
+def transcript_saved(sender, instance: Transcript, raw: bool = False, **kwargs) -> None:
+    # A new transcript too: the episode's claims may have been waiting for one.
+    if raw or not instance.has_changed("text"):
+        return
+    with unseen_by_readers(not readers_see_change_to(instance)):
+        Claim.objects.filter(episode_id=instance.episode_id).reverify(instance.text)
+
+
+@receiver(post_delete, sender=Transcript, dispatch_uid="claims-transcript-deleted")
+def transcript_deleted(sender, instance: Transcript, **kwargs) -> None:
+    with unseen_by_readers(not readers_see_change_to(instance)):
+        Claim.objects.filter(episode_id=instance.episode_id).reverify("")

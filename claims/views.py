@@ -73,7 +73,7 @@ def episode_list(request):
 
 def episode_detail(request, podcast_slug, slug):
     episode = get_object_or_404(
-        Episode.objects.published().select_related("podcast").defer("transcript"),
+        Episode.objects.published().select_related("podcast"),
         podcast__slug=podcast_slug,
         slug=slug,
     )

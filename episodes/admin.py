@@ -1,7 +1,8 @@
+from django import forms
 from django.contrib import admin
 from django.db import models
 
-from episodes.models import Episode, Podcast, Speaker, Status
+from episodes.models import Episode, Podcast, Speaker, Status, Transcript
 
 # Editors paste addresses without a scheme; the web is https now.
 HTTPS_URL_FIELDS = {models.URLField: {"assume_scheme": "https"}}
@@ -24,8 +25,46 @@ class SpeakerAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ("name",)}
 
 
+class EpisodeForm(forms.ModelForm):
+    """The episode, with its transcript (a record of its own) edited as if it were a field."""
+
+    transcript = forms.CharField(
+        required=False, strip=False, widget=forms.Textarea(attrs={"rows": 20, "cols": 90})
+    )
+    transcript_is_public = forms.BooleanField(
+        label="Transcript is public",
+        required=False,
+        help_text=Transcript._meta.get_field("is_public").help_text,
+    )
+
+    # No Meta: the admin builds the form for Episode, with its own field overrides.
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk and hasattr(self.instance, "transcript"):
+            self.initial.setdefault("transcript", self.instance.transcript.text)
+            self.initial.setdefault("transcript_is_public", self.instance.transcript.is_public)
+
+    def _post_clean(self):
+        super()._post_clean()
+        # Kept on the episode unsaved, so its claims are checked against the transcript
+        # in this form, not the one stored; saved with the episode (save_transcript).
+        transcript = getattr(self.instance, "transcript", None) or Transcript()
+        transcript.text = self.cleaned_data.get("transcript", "")
+        transcript.is_public = self.cleaned_data.get("transcript_is_public", False)
+        self.instance.transcript = transcript
+
+    def save_transcript(self) -> None:
+        transcript = self.instance.transcript
+        stored = not transcript._state.adding
+        if stored or transcript.text or transcript.is_public:
+            transcript.episode = self.instance
+            transcript.save()
+
+
 @admin.register(Episode)
 class EpisodeAdmin(admin.ModelAdmin):
+    form = EpisodeForm
     formfield_overrides = HTTPS_URL_FIELDS
     list_display = ("title", "podcast", "air_date", "status")
     ordering = ("-air_date", "title")
@@ -49,7 +88,7 @@ class EpisodeAdmin(admin.ModelAdmin):
         (
             "Text",
             {
-                "fields": ("summary", "transcript"),
+                "fields": ("summary", "transcript", "transcript_is_public"),
                 "classes": ("collapse",),
                 "description": "Every claim's excerpt is checked against the transcript, word "
                 "for word, whenever either is saved; readers see the result.",
@@ -59,6 +98,10 @@ class EpisodeAdmin(admin.ModelAdmin):
     )
     actions = ("publish", "unpublish")
     show_full_result_count = False
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        form.save_transcript()
 
     @admin.action(description="Publish selected episodes", permissions=("change",))
     def publish(self, request, queryset):

@@ -207,7 +207,6 @@ class Episode(RemembersLoadedValues):
     )
     audio_url = WebURLField("audio URL", max_length=1000, blank=True)
     summary = models.TextField(blank=True)
-    transcript = models.TextField(blank=True)
     status = models.CharField(
         max_length=10,
         choices=Status.choices,
@@ -218,7 +217,7 @@ class Episode(RemembersLoadedValues):
     updated_at = models.DateTimeField(auto_now=True)
 
     objects = EpisodeQuerySet.as_manager()
-    remembered_fields = ("title", "transcript", "status")
+    remembered_fields = ("title", "status")
 
     class Meta:
         ordering = ("-air_date", "title")
@@ -257,3 +256,42 @@ class Episode(RemembersLoadedValues):
     def public_q(prefix=""):
         """The condition for a public episode, usable across a relation (`prefix="episodes__"`)."""
         return Q(**{f"{prefix}status": Status.PUBLISHED})
+
+    @property
+    def transcript_text(self) -> str:
+        """The transcript's words, or "" without one: read once, then kept on the instance."""
+        try:
+            return self.transcript.text
+        except Transcript.DoesNotExist:
+            return ""
+
+    def save_transcript(self, text: str) -> "Transcript":
+        """Store `text` as this episode's transcript (its claims are checked again)."""
+        transcript, _ = Transcript.objects.update_or_create(episode=self, defaults={"text": text})
+        self.transcript = transcript
+        return transcript
+
+
+class Transcript(RemembersLoadedValues):
+    """An episode's transcript, in a table of its own.
+
+    A real one is 60 to 120 KB. Apart from the episode's row, no listing, count or
+    join over episodes ever reads it: SQLite keeps long text inside the row, so
+    every scan of episodes would walk its overflow pages, deferred or not.
+    """
+
+    episode = models.OneToOneField(
+        Episode, on_delete=models.CASCADE, primary_key=True, related_name="transcript"
+    )
+    text = models.TextField(blank=True)
+    is_public = models.BooleanField(
+        "public",
+        default=False,
+        help_text="Show the whole transcript to readers. The ledger stores transcripts to "
+        "check excerpts; publish one only where its rights allow.",
+    )
+
+    remembered_fields = ("text",)
+
+    def __str__(self):
+        return f"Transcript of episode {self.episode_id}"

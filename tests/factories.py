@@ -22,7 +22,8 @@ def make_speaker(**fields):
     return Speaker.objects.create(**{**defaults, **fields})
 
 
-def make_episode(podcast=None, **fields):
+def make_episode(podcast=None, transcript=None, **fields):
+    """A published episode, with `transcript` (text) as its transcript if given."""
     n = next(_sequence)
     defaults = {
         "title": f"Example Episode {n}",
@@ -32,7 +33,10 @@ def make_episode(podcast=None, **fields):
         "original_url": f"https://example.com/episodes/{n}/",
         "status": Status.PUBLISHED,
     }
-    return Episode.objects.create(podcast=podcast or make_podcast(), **{**defaults, **fields})
+    episode = Episode.objects.create(podcast=podcast or make_podcast(), **{**defaults, **fields})
+    if transcript is not None:
+        episode.save_transcript(transcript)
+    return episode
 
 
 def make_claim(episode=None, speaker=None, **fields):

@@ -43,6 +43,11 @@ class ClaimForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        if "episode" in self.fields:
+            # The episode chosen comes with its transcript, which the verbatim check reads.
+            self.fields["episode"].queryset = self.fields["episode"].queryset.select_related(
+                "transcript"
+            )
         # Retraction asks for a reason, so it has its own action; a retracted
         # claim keeps its status (and the form shows it as it is). A published
         # claim stays published until it is retracted.
@@ -69,7 +74,7 @@ class ClaimForm(forms.ModelForm):
                 or stored["status"] != ClaimStatus.PUBLISHED
                 or stored["excerpt"] != excerpt
             )
-            not_found = verbatim.check(excerpt, episode.transcript) == Verification.NOT_FOUND
+            not_found = verbatim.check(excerpt, episode.transcript_text) == Verification.NOT_FOUND
             if going_public and not_found and not cleaned.get("publish_unverified"):
                 self.add_error(
                     "publish_unverified",

@@ -34,7 +34,7 @@ class ClaimInline(admin.StackedInline):
         confirmations = []
         if request.method == "POST" or obj is not None:
             confirmations.append("correction_note")
-        if request.method == "POST" or (obj is not None and obj.transcript):
+        if request.method == "POST" or (obj is not None and obj.transcript_text):
             confirmations.append("publish_unverified")
         if confirmations:
             rows.append(tuple(confirmations))

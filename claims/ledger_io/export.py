@@ -33,7 +33,9 @@ def export_document(*, podcast: str | None = None, episode: tuple[str, str] | No
         .order_by("episode_id", "number")
     )
     episodes = list(
-        episodes.select_related("podcast").order_by("podcast__slug", "air_date", "slug")
+        episodes.select_related("podcast", "transcript").order_by(
+            "podcast__slug", "air_date", "slug"
+        )
     )
     claims_by_episode = {episode.pk: [] for episode in episodes}
     speakers = {}
@@ -79,7 +81,7 @@ def episode_entry(episode, claims):
         "original_url": episode.original_url,
         "audio_url": episode.audio_url,
         "summary": episode.summary,
-        "transcript": episode.transcript,
+        "transcript": episode.transcript_text,
         "status": episode.status,
         "claims": claims,
     }

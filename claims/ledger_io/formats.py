@@ -8,7 +8,7 @@ episodes and their numbered claims — under the same field names in JSON and in
 from dataclasses import dataclass
 
 from claims.models import Claim
-from episodes.models import Episode, Podcast, Speaker
+from episodes.models import Episode, Podcast, Speaker, Transcript
 
 FORMAT = "evidence-ledger"
 VERSION = 1
@@ -39,7 +39,7 @@ FIELDS = {
         "original_url": Episode._meta.get_field("original_url"),
         "audio_url": Episode._meta.get_field("audio_url"),
         "summary": Episode._meta.get_field("summary"),
-        "transcript": Episode._meta.get_field("transcript"),
+        "transcript": Transcript._meta.get_field("text"),
         "status": Episode._meta.get_field("status"),
     },
     "claim": {

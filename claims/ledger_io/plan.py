@@ -142,7 +142,7 @@ class Plan:
             for e in Episode.objects.filter(
                 podcast__slug__in={key[0] for key in episode_keys},
                 slug__in={key[1] for key in episode_keys},
-            ).select_related("podcast")
+            ).select_related("podcast", "transcript")
         }
         claim_episodes = {
             self.episodes[key[:2]].pk for key in self.incoming["claim"] if key[:2] in self.episodes
@@ -164,7 +164,7 @@ class Plan:
             changed = [
                 name
                 for name, value in values.items()
-                if name not in ("slug", "podcast") and getattr(current, name) != value
+                if name not in ("slug", "podcast") and stored_value(current, name) != value
             ]
             if changed:
                 self.to_update[kind].append((current, values, changed))
@@ -334,6 +334,11 @@ def record_key(kind, values):
     if kind == "episode":
         return (clean["podcast"], clean["slug"])
     return (clean["podcast"], clean["episode"], get("number"))
+
+
+def stored_value(record, name):
+    # An episode's transcript is a record of its own, read through the episode.
+    return record.transcript_text if name == "transcript" else getattr(record, name)
 
 
 def describe_key(key):

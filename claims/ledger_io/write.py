@@ -12,7 +12,7 @@ from claims.history import (
 from claims.ledger_io.plan import BATCH_SIZE, Plan
 from claims.models import Claim, ClaimRevision
 from claims.predictions import sync_source_records
-from episodes.models import Episode, Podcast, Speaker
+from episodes.models import Episode, Podcast, Speaker, Transcript
 
 # What an import may change on a claim that exists: not its permalink, by which it is found.
 CLAIM_UPDATE_FIELDS = (
@@ -63,14 +63,25 @@ def write_records(plan: Plan, kind: str, model, relations: dict) -> None:
     for values in plan.to_create[kind]:
         fields = {name: value for name, value in values.items() if name not in relations}
         fields.update({name: get(values) for name, get in relations.items()})
-        objects.append(model(**fields))
+        transcript = fields.pop("transcript", None)
+        obj = model(**fields)
+        if kind == "episode":
+            # Kept on the episode even when empty, so its claims read it without a query.
+            obj.transcript = Transcript(episode=obj, text=transcript or "")
+        objects.append(obj)
     model.objects.bulk_create(objects, batch_size=BATCH_SIZE)
+    if kind == "episode":
+        transcripts = [obj.transcript for obj in objects if obj.transcript.text]
+        Transcript.objects.bulk_create(transcripts, batch_size=BATCH_SIZE)
     known = {"podcast": plan.podcasts, "speaker": plan.speakers, "episode": plan.episodes}[kind]
     for obj in objects:
         known[(obj.podcast.slug, obj.slug) if kind == "episode" else obj.slug] = obj
     for obj, values, changed in plan.to_update[kind]:
         for name in changed:
-            setattr(obj, name, values[name])
+            if name == "transcript":
+                obj.save_transcript(values[name])
+            else:
+                setattr(obj, name, values[name])
         obj.save()
 
 

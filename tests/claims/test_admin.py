@@ -9,8 +9,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils.html import escape
 
-from claims.models import Attribution, Claim, ClaimType
-from episodes.models import Episode, Status
+from claims.models import Attribution, Claim, ClaimType, Verification
+from episodes.models import Episode, Status, Transcript
 from tests.claims.admin_forms import claim_change_form
 from tests.factories import make_claim, make_episode, make_ledger, make_podcast, make_speaker
 
@@ -316,6 +316,48 @@ def test_editor_adds_an_episode_with_its_claims_inline(editor_client):
     ]
 
 
+def test_an_episode_added_with_a_transcript_checks_its_claims_against_it(editor_client):
+    podcast, ada = make_podcast(), make_speaker()
+    form = episode_form(
+        podcast,
+        [{"number": 1, "excerpt": "Ship small changes.", "speaker": ada.pk}],
+        transcript="Ada: Ship small changes. Then watch them.",
+        transcript_is_public="on",
+    )
+
+    assert editor_client.post(f"{EPISODES}add/", form).status_code == 302
+
+    episode = Episode.objects.select_related("transcript").get(podcast=podcast)
+    assert (episode.transcript.text, episode.transcript.is_public) == (
+        "Ada: Ship small changes. Then watch them.",
+        True,
+    )
+    assert episode.claims.get().verification == Verification.FOUND
+
+
+def test_an_episode_added_without_a_transcript_stores_none(editor_client):
+    podcast = make_podcast()
+
+    assert editor_client.post(f"{EPISODES}add/", episode_form(podcast, [])).status_code == 302
+
+    assert not Transcript.objects.filter(episode__podcast=podcast).exists()
+
+
+def test_the_episode_page_edits_the_stored_transcript(editor_client):
+    episode = make_episode(transcript="Old words.")
+    claim = make_claim(episode, excerpt="New words.")
+    response = editor_client.get(f"{EPISODES}{episode.pk}/change/")
+    assert "Old words." in response.content.decode()
+
+    form = episode_form(episode.podcast, [], transcript="New words.", slug=episode.slug)
+    form.update({"claims-INITIAL_FORMS": 0, "claims-TOTAL_FORMS": 0})
+    assert editor_client.post(f"{EPISODES}{episode.pk}/change/", form).status_code == 302
+
+    assert Transcript.objects.get(episode=episode).text == "New words."
+    claim.refresh_from_db()
+    assert claim.verification == Verification.FOUND
+
+
 def test_an_inline_identified_claim_without_a_speaker_is_refused_with_a_reason(editor_client):
     podcast = make_podcast()
 
@@ -385,9 +427,10 @@ def test_saving_a_claim_in_the_admin_reads_it_once_and_writes_it_with_its_histor
 
     # Savepoints aside: session, user, the claim, the editor's permissions (2), the
     # speaker and episode the form chose, the claim as stored (once, for the form,
-    # clean() and save()), the speaker exists, four check constraints, the claim's
-    # update, the ledger's version, the revision, the content type and the admin log.
+    # clean() and save()), the episode's transcript (for the verbatim check), the
+    # speaker exists, four check constraints, the claim's update, the ledger's
+    # version, the revision, the content type and the admin log.
     queries = [q["sql"] for q in captured if "SAVEPOINT" not in q["sql"]]
     assert response.status_code == 302
-    assert len(queries) == 18
+    assert len(queries) == 19
     assert sum(q.startswith('SELECT "claims_claim"."number"') for q in queries) == 1

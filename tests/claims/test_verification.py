@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from claims import verbatim
 from claims.models import Claim, ClaimStatus, Verification
-from episodes.models import Status
+from episodes.models import Status, Transcript
 from tests.claims.admin_forms import claim_change_form
 from tests.factories import make_claim, make_episode, make_speaker
 
@@ -90,8 +90,7 @@ def test_saving_a_transcript_checks_every_claim_of_the_episode_again():
     missing = make_claim(episode, excerpt="Words nobody said.")
     assert found.verification == Verification.NO_TRANSCRIPT
 
-    episode.transcript = TRANSCRIPT
-    episode.save()
+    episode.save_transcript(TRANSCRIPT)
 
     verifications = dict(Claim.objects.values_list("pk", "verification"))
     assert verifications == {found.pk: Verification.FOUND, missing.pk: Verification.NOT_FOUND}
@@ -101,8 +100,17 @@ def test_removing_the_transcript_leaves_nothing_to_check():
     episode = make_episode(transcript=TRANSCRIPT)
     claim = make_claim(episode, excerpt="Welcome back.")
 
-    episode.transcript = ""
-    episode.save()
+    episode.save_transcript("")
+
+    claim.refresh_from_db()
+    assert claim.verification == Verification.NO_TRANSCRIPT
+
+
+def test_deleting_the_transcript_leaves_nothing_to_check():
+    episode = make_episode(transcript=TRANSCRIPT)
+    claim = make_claim(episode, excerpt="Welcome back.")
+
+    Transcript.objects.filter(episode=episode).delete()
 
     claim.refresh_from_db()
     assert claim.verification == Verification.NO_TRANSCRIPT

@@ -75,8 +75,8 @@ def test_retitling_a_draft_episode_with_claims_leaves_the_version(draft_episode)
     make_claim(draft_episode)
     before = version()
     draft_episode.title = "A better working title"
-    draft_episode.transcript = "A new transcript to check against."
     draft_episode.save()
+    draft_episode.save_transcript("A new transcript to check against.")
     assert version() == before
 
 
@@ -121,3 +121,9 @@ def test_a_reader_keeps_a_304_while_editors_save_drafts(client, episode):
     make_claim(episode, status=ClaimStatus.DRAFT, excerpt="Captured, not yet checked.")
 
     assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+
+
+def test_a_changed_transcript_of_a_published_episode_moves_the_version(episode):
+    before = version()
+    episode.save_transcript("Words readers can now check against.")
+    assert version() != before
