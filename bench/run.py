@@ -50,7 +50,10 @@ RESULTS = BENCH / "results"
 PYTHON = sys.executable
 PG_SERVER = os.environ.get("BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432")
 SEED = 1
-GENERATOR = ROOT / "claims/management/commands/generate_synthetic.py"
+GENERATOR = (
+    ROOT / "claims/management/commands/generate_synthetic.py",
+    ROOT / "claims/synthetic.py",
+)
 
 # Pages loaded with wrk, and the targets' pages among them.
 THROUGHPUT_PAGES = ("home", "episodes", "episode", "speaker", "claims (filtered)", "search")
@@ -102,7 +105,9 @@ def manage(url, *args):
 
 
 def fingerprint():
-    return hashlib.sha256(GENERATOR.read_bytes()).hexdigest()[:16] + f"-seed{SEED}"
+    """Changes whenever the generated data would: the generator or its plan."""
+    digest = hashlib.sha256(b"".join(path.read_bytes() for path in GENERATOR))
+    return digest.hexdigest()[:16] + f"-seed{SEED}"
 
 
 def stamps():
