@@ -74,7 +74,9 @@ class ClaimLink(models.Model):
         verbose_name = "linked claim"
         constraints = [
             models.CheckConstraint(
-                condition=~Q(from_claim=F("to_claim")), name="claim_link_not_to_itself"
+                condition=~Q(from_claim=F("to_claim")),
+                name="claim_link_not_to_itself",
+                violation_error_message="A claim cannot be linked to itself.",
             ),
             models.CheckConstraint(
                 condition=Q(relation__in=Relation.values), name="claim_link_relation_valid"
