@@ -76,3 +76,9 @@ def test_the_claims_list_query_count_holds_with_links(client, size, django_asser
     with django_assert_num_queries(5):
         response = client.get("/api/v1/claims/", {"type": "evaluation"})
     assert any(claim["links"] for claim in response.json()["results"])
+
+
+def test_the_claims_list_counts_the_claims_in_a_contradiction(client, linked):
+    make_claim()
+
+    assert client.get("/api/v1/claims/").json()["facets"]["contradictions"] == 2
