@@ -75,3 +75,23 @@ class Due(models.TextChoices):
     SOON = "soon", "Due soon"
     LATER = "later", "Due later"
     NO_HORIZON = "no_horizon", "No horizon stated"
+
+
+class Relation(models.TextChoices):
+    """How one claim bears on another, read from the linking claim: "A contradicts B"."""
+
+    SUPPORTS = "supports", "supports"
+    CONTRADICTS = "contradicts", "contradicts"
+    REFINES = "refines", "refines"
+    REPEATS = "repeats", "repeats"
+    RESPONDS_TO = "responds_to", "responds to"
+
+
+# The same link read from the other claim: "B is contradicted by A".
+INVERSE_WORDING = {
+    Relation.SUPPORTS: "supported by",
+    Relation.CONTRADICTS: "contradicted by",
+    Relation.REFINES: "refined by",
+    Relation.REPEATS: "repeated by",
+    Relation.RESPONDS_TO: "responded to by",
+}

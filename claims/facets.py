@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from claims import search
 from claims.choices import Due, Resolution
+from claims.links import in_contradiction
 from claims.models import Attribution, ClaimType
 from claims.pagination import AtLeast, Exactly
 from claims.predictions import due_q
@@ -35,10 +36,14 @@ class Facet:
     """What a facet groups claims by: a column (or an expression: a function that makes
     one), or a record whose slug and name label it. Claims it gives no value are not counted."""
 
-    column: str | Callable
+    column: str | Callable | None
     labelled_by: type | None = None
     # (column, value) a claim must have to be counted
     condition: tuple | None = None
+    # For a facet of one choice without a column: (value, a function giving a
+    # subquery of the ids of the claims that have it). Counted by id, in the sample
+    # only, rather than asked of every match.
+    members: tuple | None = None
 
     def expression(self):
         return self.column() if callable(self.column) else F(self.column)
@@ -62,6 +67,7 @@ FACETS = {
     "attribution": Facet("attribution"),
     "resolution": Facet("resolution", condition=PREDICTIONS_ONLY),
     "due": Facet(due_from_today, condition=PREDICTIONS_ONLY),
+    "contradictions": Facet(None, members=("only", in_contradiction)),
 }
 
 
@@ -92,6 +98,7 @@ class Tally:
                 for value, count in self.facets["resolution"]
             ],
             "due": [(value, Due(value).label, count) for value, count in self.facets["due"]],
+            "contradictions": sum(count for _, count in self.facets["contradictions"]),
         }
 
 
@@ -132,6 +139,8 @@ def _pass(claims, names, cap, sample):
     empty = {name: [] for name in names}
     columns = {"c_pk": F("pk"), "c_attribution": F("attribution")}
     for name in names:
+        if FACETS[name].members:
+            continue
         columns[f"c_{name}"] = FACETS[name].expression()
         if FACETS[name].condition:
             columns[f"c_{FACETS[name].condition[0]}"] = F(FACETS[name].condition[0])
@@ -160,6 +169,14 @@ def _facets_sql(connection, names, sample):
     params, parts = [], []
     for name in names:
         facet, where = FACETS[name], f" WHERE c_{name} IS NOT NULL"
+        if facet.members:
+            value, members = facet.members
+            members_sql, members_params = members().query.sql_with_params()
+            parts.append(
+                f"SELECT '{name}', %s, NULL, COUNT(*) FROM sample WHERE c_pk IN ({members_sql})"
+            )
+            params += [value, *members_params]
+            continue
         if facet.condition:
             column, value = facet.condition
             where += f" AND c_{column} = %s"

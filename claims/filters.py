@@ -4,6 +4,7 @@ from django.utils import timezone
 from django.utils.text import Truncator
 
 from claims.choices import Due, Resolution
+from claims.links import in_contradiction
 from claims.models import Attribution, Claim, ClaimType
 from claims.predictions import due_q
 from episodes.models import Episode, Podcast
@@ -14,6 +15,10 @@ class Ordering:
     NEWEST = "newest"
     OLDEST = "oldest"
     CHOICES = ((RELEVANCE, "Most relevant"), (NEWEST, "Newest first"), (OLDEST, "Oldest first"))
+
+
+# ?contradictions=only: the claims that contradict, or are contradicted by, another public claim.
+CONTRADICTIONS_CHOICES = (("only", "Only claims in a contradiction"),)
 
 
 class ClaimFilter(django_filters.FilterSet):
@@ -54,6 +59,9 @@ class ClaimFilter(django_filters.FilterSet):
         choices=Resolution.choices, label="Outcome", method="of_predictions"
     )
     due = django_filters.ChoiceFilter(choices=Due.choices, label="Due", method="due_from_today")
+    contradictions = django_filters.ChoiceFilter(
+        choices=CONTRADICTIONS_CHOICES, label="Contradictions", method="in_a_contradiction"
+    )
     order = django_filters.ChoiceFilter(
         choices=Ordering.CHOICES, method="keep", label="Order", empty_label=None
     )
@@ -67,6 +75,9 @@ class ClaimFilter(django_filters.FilterSet):
 
     def due_from_today(self, queryset, name, value):
         return queryset.filter(due_q(value, timezone.localdate()))
+
+    def in_a_contradiction(self, queryset, name, value):
+        return queryset.filter(pk__in=in_contradiction())
 
     def narrow(self, queryset, excluded=None):
         """`queryset` under every chosen filter but `excluded` (a name), in field order."""
@@ -86,6 +97,9 @@ NOT_A = {
     "aired_from": "a date like 2026-03-01",
     "aired_to": "a date like 2026-03-01",
     "order": "an order (relevance, newest or oldest)",
+    "resolution": "an outcome (open, came_true, did_not_come_true, partly or cannot_be_resolved)",
+    "due": "a horizon (overdue, soon, later or no_horizon)",
+    "contradictions": "a contradictions filter (the one choice is “only”)",
 }
 
 

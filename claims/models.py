@@ -4,6 +4,7 @@ from django.db import models, transaction
 from django.db.models import F, Func, Q, Value
 from django.db.models.functions import Length
 from django.utils import timezone
+from django.utils.text import Truncator
 
 from claims import moments, predictions, verbatim
 from claims.choices import (
@@ -20,6 +21,7 @@ from claims.history import (
     PublicHistory,
     RevisionKind,
 )
+from claims.links import ClaimLink
 from claims.querysets import ClaimQuerySet, public_q
 from episodes.models import Episode, Speaker, protect_published
 
@@ -28,6 +30,7 @@ __all__ = [
     "DEFAULT_UNRESOLVED_LABEL",
     "Attribution",
     "Claim",
+    "ClaimLink",
     "ClaimRevision",
     "ClaimStatus",
     "ClaimType",
@@ -197,7 +200,9 @@ class Claim(predictions.PredictionFields, PublicHistory, models.Model):
         ]
 
     def __str__(self):
-        return f"{self.number:02d} / {self.type} — {self.episode}"
+        # Told apart in the admin's pickers by where it is and how it starts.
+        start = Truncator(self.excerpt).chars(60)
+        return f"{self.episode} · {self.label} — “{start}”"
 
     # The excerpt with the searched words marked, set by claims.search.highlight() on a
     # page of results. A default, not a missing attribute: the claim card asks for it on

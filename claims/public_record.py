@@ -10,7 +10,7 @@ from django.db import models
 from django.db.models import Count, F, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
-from claims.models import Claim
+from claims.models import Claim, ClaimLink
 from episodes.models import Episode, Podcast, Speaker, Status, Transcript
 
 
@@ -79,6 +79,10 @@ def readers_see_change_to(record: models.Model) -> bool:
         return record.status == Status.PUBLISHED or record.has_changed("status")
     if isinstance(record, Speaker):
         return Claim.objects.published().filter(speaker=record).exists()
+    if isinstance(record, ClaimLink):
+        # Public only while both claims are (asked after a delete too: the claims stay).
+        ends = (record.from_claim_id, record.to_claim_id)
+        return Claim.objects.published().filter(pk__in=ends).count() == 2
     if isinstance(record, Podcast):
         return Episode.objects.published().filter(podcast=record).exists()
     return True

@@ -5,6 +5,7 @@ from django.shortcuts import get_object_or_404, render
 from claims import citations
 from claims.browse import ClaimSearch
 from claims.filters import Ordering
+from claims.links import attach_public_links, moved_positions
 from claims.models import Claim, ClaimType, Verification
 from claims.prediction_pages import track_record
 from claims.public_record import (
@@ -28,6 +29,7 @@ def claim_detail(request, podcast_slug, episode_slug, number):
     )
     context = {"claim": claim}
     if not claim.is_retracted:
+        attach_public_links([claim])
         url = request.build_absolute_uri(claim.get_absolute_url())
         context["citations"] = citations.formatted(citations.reference(claim, url))
     return render(request, "claims/claim_detail.html", context)
@@ -128,6 +130,7 @@ def speaker_detail(request, slug):
             "page": page,
             "mix": mix,
             "track_record": track_record(speaker) if predicted else None,
+            "moved_positions": moved_positions(speaker),
         },
     )
 

@@ -16,6 +16,7 @@ class LedgerConfig(AppConfig):
             "episodes.Transcript",
             "episodes.Speaker",
             "claims.Claim",
+            "claims.ClaimLink",
         ):
             model = self.apps.get_model(label)
             post_save.connect(_changed, sender=model, dispatch_uid=f"ledger-changed-save-{label}")

@@ -4,7 +4,7 @@ import datetime
 import itertools
 from types import SimpleNamespace
 
-from claims.models import Attribution, Claim, ClaimType
+from claims.models import Attribution, Claim, ClaimLink, ClaimType
 from episodes.models import Episode, Podcast, Speaker, Status
 
 _sequence = itertools.count(1)
@@ -75,6 +75,21 @@ def resolve(claim, resolution, note="It happened as the reporting shows.", **opt
     options.setdefault("sources", [SOURCE])
     claim.resolve(resolution, note=note, **options)
     return claim
+
+
+def make_link(from_claim, to_claim, relation="contradicts", note=""):
+    """`from_claim` <relation> `to_claim`: "A contradicts B"."""
+    return ClaimLink.objects.create(
+        from_claim=from_claim, to_claim=to_claim, relation=relation, note=note
+    )
+
+
+def link_every_claim(claims):
+    """Link each of `claims` to the next, through every relation in turn: many links,
+    between speakers and within each speaker's record, drafts among them."""
+    relations = ("contradicts", "refines", "repeats", "supports", "responds_to")
+    for n, (claim, following) in enumerate(itertools.pairwise(claims)):
+        make_link(following, claim, relations[n % len(relations)])
 
 
 def make_ledger(episodes, claims_per_episode, speakers):

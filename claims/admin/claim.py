@@ -12,6 +12,7 @@ from claims.admin.columns import ClaimColumns
 from claims.admin.forms import ClaimForm, RetractForm
 from claims.admin.importing import ImportViews
 from claims.admin.inlines import ClaimRevisionInline
+from claims.admin.links import LinksFromClaimInline, LinksToClaimInline
 from claims.counters import recount_claims
 from claims.history import PERMALINK_FIELDS
 from claims.models import Claim, ClaimStatus, Verification
@@ -42,7 +43,7 @@ class ClaimAdmin(ClaimColumns, ImportViews, admin.ModelAdmin):
     search_fields = ("excerpt", "speaker__name")
     autocomplete_fields = ("episode", "speaker")
     ordering = ("-episode__air_date", "episode_id", "number")
-    inlines = (ClaimRevisionInline,)
+    inlines = (LinksFromClaimInline, LinksToClaimInline, ClaimRevisionInline)
     # No "unpublish": a published claim leaves the record only by retraction.
     actions = ("publish", "retract")
     list_per_page = 50
@@ -50,6 +51,11 @@ class ClaimAdmin(ClaimColumns, ImportViews, admin.ModelAdmin):
     # is the slow part: no total, and the paginator counts at most 10,000 rows.
     show_full_result_count = False
     paginator = CappedPaginator
+
+    def get_queryset(self, request):
+        # A claim's name includes its episode's title, and the autocomplete of linked
+        # claims names twenty at a time. (The changelist adds none of its own once any is set.)
+        return super().get_queryset(request).select_related(*self.list_select_related)
 
     def get_fieldsets(self, request, obj=None):
         first = ["episode", "number", "type", "status"]

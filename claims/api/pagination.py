@@ -97,6 +97,7 @@ def facets(found) -> dict:
         "sampled": counted["sampled"],
         "type": [{"value": str(t), "count": n, "chosen": c} for t, n, c in counted["type"]],
         **labelled,
+        "contradictions": counted["contradictions"],
     }
 
 
@@ -117,13 +118,18 @@ FACETS_SCHEMA = {
     "description": "As in the claims browser's sidebar: the claims each choice would show "
     "(the speakers with most claims only). `sampled`: counted among the 10000 most "
     "recently added matches.",
-    "required": ["sampled", "type", "speaker", "podcast", "attribution"],
+    "required": ["sampled", "type", "speaker", "podcast", "attribution", "contradictions"],
     "properties": {
         "sampled": {"type": "boolean"},
         "type": _facet_schema("value", "count", "chosen"),
         "speaker": _facet_schema("value", "label", "count"),
         "podcast": _facet_schema("value", "label", "count"),
         "attribution": _facet_schema("value", "label", "count"),
+        "contradictions": {
+            "type": "integer",
+            "description": "The claims ?contradictions=only would show: those that contradict, "
+            "or are contradicted by, another public claim.",
+        },
     },
 }
 

@@ -4,6 +4,7 @@ a ready citation. Field lists are the documented, stable shape of API version 1.
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from claims.choices import Relation
 from claims.citations import citation
 from claims.models import Attribution, ClaimType, Verification
 
@@ -16,8 +17,8 @@ def permalink(context, record) -> str:
 class PermalinkField(serializers.Field):
     """The absolute address of the record's page."""
 
-    def __init__(self, **kwargs):
-        super().__init__(source="*", read_only=True, **kwargs)
+    def __init__(self, source="*", **kwargs):
+        super().__init__(source=source, read_only=True, **kwargs)
 
     def to_representation(self, record):
         return permalink(self.context, record)
@@ -55,6 +56,17 @@ class CorrectionSerializer(serializers.Serializer):
 class RetractionSerializer(serializers.Serializer):
     retracted_at = serializers.DateTimeField()
     reason = serializers.CharField(source="retraction_reason")
+
+
+class LinkedClaimSerializer(serializers.Serializer):
+    relation = serializers.ChoiceField(choices=Relation.choices)
+    wording = serializers.CharField(
+        help_text="The link read from this claim: “contradicts”, or “contradicted by” when "
+        "the other claim made it."
+    )
+    claim_id = serializers.IntegerField(source="claim.pk", help_text="The other claim's id.")
+    claim_url = PermalinkField(source="claim")
+    note = serializers.CharField()
 
 
 # Shown for a published claim only: a retraction withdraws the words and who said them.
@@ -98,6 +110,11 @@ class ClaimSerializer(serializers.Serializer):
     corrections = CorrectionSerializer(many=True, source="public_corrections")
     retraction = serializers.SerializerMethodField()
     citation = serializers.SerializerMethodField()
+    links = LinkedClaimSerializer(
+        many=True,
+        source="public_links",
+        help_text="Its links to other public claims (claims.links.attach_public_links).",
+    )
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_highlighted(self, claim):

@@ -20,6 +20,7 @@ from claims.api.params import (
     claim_search,
     validated,
 )
+from claims.links import attach_public_links
 from claims.models import Claim
 from claims.public_record import (
     episodes_with_counts,
@@ -49,6 +50,7 @@ class ClaimList(GenericAPIView):
         )
         if options["highlight"]:
             search.highlight(page, found.query)
+        attach_public_links(page)
         data = self.get_serializer(page, many=True).data
         return self.paginator.get_paginated_response(data, request, found)
 
@@ -61,6 +63,7 @@ class ClaimDetail(GenericAPIView):
     @extend_schema(summary="A claim by id", responses={200: shapes.ClaimSerializer, **ERRORS})
     def get(self, request, pk):
         claim = get_object_or_404(Claim.objects.on_record().for_listing(), pk=pk)
+        attach_public_links([claim])
         return Response(self.get_serializer(claim).data)
 
 
@@ -76,6 +79,7 @@ class ClaimAtNumber(GenericAPIView):
         claim = get_object_or_404(
             Claim.objects.on_record().for_listing().at_permalink(podcast_slug, episode_slug, number)
         )
+        attach_public_links([claim])
         return Response(self.get_serializer(claim).data)
 
 
@@ -129,6 +133,7 @@ class EpisodeDetail(GenericAPIView):
         )
         claims = episode.claims.published()
         episode.ledger = list(claims.for_listing().order_by("number"))
+        attach_public_links(episode.ledger)
         episode.claim_mix = claims.type_mix()
         people = {c.speaker_id: c.speaker for c in episode.ledger if c.is_identified}
         episode.people = sorted(people.values(), key=lambda speaker: speaker.name)

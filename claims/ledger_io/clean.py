@@ -9,6 +9,7 @@ from django.core.validators import URLValidator
 from django.db import models
 
 from claims.ledger_io.formats import FIELDS, MAY_BE_BLANK, REQUIRED, Problem, Record, join
+from claims.ledger_io.links import clean_linked_claims
 from claims.predictions import clean_sources, parse_horizon
 from episodes.models import Speaker
 
@@ -63,6 +64,8 @@ def clean_value(kind: str, name: str, raw: object) -> object:
     Types are checked here, not left to the model field: a field's clean() turns
     1.5 and true into 1, and fails on a number where it expects a date.
     """
+    if name == "linked_claims":
+        return clean_linked_claims(raw)
     if isinstance(raw, dict) or (isinstance(raw, list) and name not in ("links", "sources")):
         raise ValidationError("must be a single value, not a list or an object.")
     if raw is None:

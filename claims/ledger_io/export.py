@@ -11,6 +11,7 @@ from claims.ledger_io.formats import (
     csv_column,
     escape_cell,
 )
+from claims.ledger_io.links import csv_cell, exported_links
 from claims.models import Claim
 from episodes.models import Episode
 
@@ -18,8 +19,8 @@ from episodes.models import Episode
 def export_document(*, podcast: str | None = None, episode: tuple[str, str] | None = None) -> dict:
     """The published ledger as a JSON-ready dict: all of it, one podcast's or one episode's.
 
-    `podcast` is a slug, `episode` a (podcast slug, episode slug) pair. Two
-    queries (the claims read in chunks), whatever the size of the ledger.
+    `podcast` is a slug, `episode` a (podcast slug, episode slug) pair. Three
+    queries (the claims read in chunks, and their links), whatever the size of the ledger.
     """
     episodes = Episode.objects.published()
     if podcast:
@@ -39,10 +40,14 @@ def export_document(*, podcast: str | None = None, episode: tuple[str, str] | No
     )
     claims_by_episode = {episode.pk: [] for episode in episodes}
     speakers = {}
+    links = exported_links(claims)
     for claim in claims.iterator(chunk_size=2000):
         if claim.speaker_id:
             speakers[claim.speaker.slug] = claim.speaker
-        claims_by_episode[claim.episode_id].append(claim_entry(claim))
+        entry = claim_entry(claim)
+        if claim.pk in links:
+            entry["linked_claims"] = links[claim.pk]
+        claims_by_episode[claim.episode_id].append(entry)
     podcasts = {episode.podcast.slug: episode.podcast for episode in episodes}
     return {
         "format": FORMAT,
@@ -128,6 +133,8 @@ def write_csv(document: dict, stream) -> None:
         }
         if isinstance(cells.get("links"), list):
             cells["links"] = "\n".join(cells["links"])
+        if isinstance(cells.get("linked_claims"), list):
+            cells["linked_claims"] = csv_cell(cells["linked_claims"])
         if isinstance(cells.get("sources"), list):
             cells["sources"] = "\n".join(f"{s['url']} {s['title']}" for s in cells["sources"])
         return ["" if cells.get(name) is None else escape_cell(cells[name]) for name in columns]

@@ -13,7 +13,14 @@ from episodes.models import Episode, Podcast, Speaker, Transcript
 FORMAT = "evidence-ledger"
 VERSION = 1
 KINDS = ("podcast", "speaker", "episode", "claim")
-PLURALS = {"podcast": "podcasts", "speaker": "speakers", "episode": "episodes", "claim": "claims"}
+PLURALS = {
+    "podcast": "podcasts",
+    "speaker": "speakers",
+    "episode": "episodes",
+    "claim": "claims",
+    # Not a record of its own: a claim's linked_claims, counted apart in an import's report.
+    "link": "links",
+}
 
 # Every field of each kind, in the order files write them, and the model field
 # that says what a valid value is (None: checked here).
@@ -62,6 +69,9 @@ FIELDS = {
         "resolution_note": Claim._meta.get_field("resolution_note"),
         # [{"url", "title"}]; in a CSV cell, one "address title" per line.
         "sources": None,
+        # [{"relation", "claim": "podcast/episode/number", "note"}] (claims/ledger_io/links.py);
+        # in a CSV cell, one "relation podcast/episode/number note" per line.
+        "linked_claims": None,
     },
 }
 # Fields a record of each kind must have (a claim's speaker may be empty, for an
@@ -99,6 +109,7 @@ CSV_COLUMNS = (
     "resolved_on",
     "resolution_note",
     "sources",
+    "linked_claims",
     "name",
     "title",
     "air_date",

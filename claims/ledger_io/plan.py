@@ -13,6 +13,7 @@ from django.core.exceptions import NON_FIELD_ERRORS
 from claims.history import ClaimChange, tracked_state
 from claims.ledger_io.clean import clean_record
 from claims.ledger_io.formats import KINDS, PLURALS, Problem, join
+from claims.ledger_io.links import plan_links
 from claims.models import Attribution, Claim, ClaimStatus
 from claims.predictions import UNRESOLVED_STATE
 from episodes.models import Episode, Podcast, Speaker
@@ -40,7 +41,11 @@ class Report:
         return not self.problems
 
     def counts(self, counter):
-        parts = [f"{counter[kind]} {noun(kind, counter[kind])}" for kind in KINDS if counter[kind]]
+        parts = [
+            f"{counter[kind]} {noun(kind, counter[kind])}"
+            for kind in (*KINDS, "link")
+            if counter[kind]
+        ]
         return ", ".join(parts) or "nothing"
 
     def summary(self) -> str:
@@ -97,6 +102,7 @@ class Plan:
         self.plan_speakers()
         self.plan_episodes()
         self.plan_claims()
+        plan_links(self)
         # In the order of the file; problems with the file as a whole first.
         position = {record.where: index for index, record in enumerate(self.records)}
         self.problems.sort(key=lambda problem: position.get(problem.where, -1))

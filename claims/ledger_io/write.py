@@ -10,6 +10,7 @@ from claims.history import (
     TRACKED_FIELDS,
     ClaimChange,
 )
+from claims.ledger_io.links import write_links
 from claims.ledger_io.plan import BATCH_SIZE, Plan
 from claims.models import Claim, ClaimRevision
 from claims.predictions import sync_source_records
@@ -50,6 +51,7 @@ def write_plan(plan: Plan) -> None:
         for claim, change in zip(created + updated, changes, strict=True)
     ]
     ClaimRevision.objects.bulk_create(revisions, batch_size=BATCH_SIZE)
+    write_links(plan)
     sync_source_records(
         claim
         for claim, change in zip(created + updated, changes, strict=True)

@@ -33,7 +33,8 @@ def test_claims_list_query_count(client, ledger, django_assert_num_queries):
     # 2. ClaimSearch's count, with the facets not in use (claims/facets.py)
     # 3. the type facet, which is in use, over the claims every other filter allows
     # 4. the page of claims with their episodes, podcasts and speakers
-    with django_assert_num_queries(4):
+    # 5. their public links, with the claims at the other end (claims/links.py)
+    with django_assert_num_queries(5):
         get(client, "/api/v1/claims/?type=prediction&page_size=5")
 
 
@@ -51,24 +52,25 @@ def test_claims_list_with_every_filter_query_count(client, ledger, django_assert
     # 6.-9. the type, speaker, podcast and attribution facets, each in use
     # 10. the page of ranked claims with their episodes, podcasts and speakers
     # 11. the highlighted excerpts of that page
-    with django_assert_num_queries(11):
+    # 12. the page's public links
+    with django_assert_num_queries(12):
         get(client, path)
 
 
 def test_claims_list_next_page_query_count(client, ledger, django_assert_num_queries):
     next_page = get(client, "/api/v1/claims/?page_size=2").json()["next"]
-    # the ledger's version, the count with every facet, the page after the cursor
-    with django_assert_num_queries(3):
+    # the ledger's version, the count with every facet, the page after the cursor, its links
+    with django_assert_num_queries(4):
         get(client, next_page)
 
 
 def test_claim_detail_query_count(client, ledger, django_assert_num_queries):
     claim = Claim.objects.published().first()
     by_number = "/api/v1" + claim.get_absolute_url()
-    # the ledger's version; the claim with its episode, podcast and speaker
-    with django_assert_num_queries(2):
+    # the ledger's version; the claim with its episode, podcast and speaker; its public links
+    with django_assert_num_queries(3):
         get(client, f"/api/v1/claims/{claim.pk}/")
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(3):
         get(client, by_number)
 
 
@@ -77,8 +79,9 @@ def test_episode_detail_query_count(client, ledger, django_assert_num_queries):
     # 1. the ledger's version
     # 2. the episode with its podcast
     # 3. its published claims with their speakers
-    # 4. its claim mix
-    with django_assert_num_queries(4):
+    # 4. the public links of those claims
+    # 5. its claim mix
+    with django_assert_num_queries(5):
         get(client, f"/api/v1/episodes/{episode.podcast.slug}/{episode.slug}/")
 
 

@@ -24,6 +24,9 @@ PUBLIC_PAGES = {
     ),
     "search with no results": "/claims/?q=zebra",
     "claim permalink": EXAMPLE + "claims/3/",
+    "claim permalink contradicted by another": EXAMPLE + "claims/1/",
+    "speaker whose positions moved": "/speakers/ben-sample/",
+    "claims in a contradiction": "/claims/?contradictions=only",
     "method": "/method/",
     "how the evidence works": "/how-the-evidence-works/",
 }
@@ -67,7 +70,14 @@ def test_every_kind_of_public_page_passes_axe_and_keeps_its_headings_in_order(
 
 def test_public_pages_pass_axe_on_a_phone_and_fit_its_width(phone, server, demo):
     found = {}
-    for path in (REFERENCE, "/claims/?q=tests", "/speakers/ada-example/", "/podcasts/"):
+    for path in (
+        REFERENCE,
+        "/claims/?q=tests",
+        "/speakers/ada-example/",
+        "/speakers/ben-sample/",
+        "/podcasts/",
+        EXAMPLE + "claims/1/",
+    ):
         phone.goto(server.url + path)
         found[path] = axe_violations(phone) + horizontal_overflow(phone)
 
@@ -94,7 +104,7 @@ def test_claim_mix_reads_as_a_list_of_linked_counts(page, server, demo):
     page.goto(server.url + EXAMPLE)
 
     mix = page.get_by_role("list", name="Published claims by type")
-    expect(mix.get_by_role("link")).to_have_count(4)
-    expect(mix.get_by_role("link").first).to_have_accessible_name("prediction 1")
+    expect(mix.get_by_role("link")).to_have_count(5)
+    expect(mix.get_by_role("link").first).to_have_accessible_name("belief 1")
     # The bars are drawing only; the numbers are in the text.
     expect(mix.locator("svg").first).to_have_attribute("aria-hidden", "true")

@@ -18,5 +18,20 @@ def claim_change_form(claim, **fields):
         # The read-only history inline's management form.
         "revisions-TOTAL_FORMS": 0,
         "revisions-INITIAL_FORMS": 0,
+        # The linked claims inlines', both ways, with no link.
+        **links_formset("links_from", []),
+        **links_formset("links_to", []),
         **fields,
     }
+
+
+def links_formset(prefix, links):
+    """A linked claims inline's POST data: `prefix` "links_from" (this claim's links, each
+    (relation, other claim, note)) or "links_to" (other claims' links, (other claim, relation, note))."""
+    other = "to_claim" if prefix == "links_from" else "from_claim"
+    data = {f"{prefix}-TOTAL_FORMS": len(links), f"{prefix}-INITIAL_FORMS": 0}
+    for index, (relation, claim, note) in enumerate(links):
+        data[f"{prefix}-{index}-relation"] = relation
+        data[f"{prefix}-{index}-{other}"] = claim.pk
+        data[f"{prefix}-{index}-note"] = note
+    return data

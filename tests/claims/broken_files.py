@@ -124,7 +124,7 @@ BROKEN_FILES = [
             "speaker, episode or claim) is missing. Columns: record, podcast, episode, number, "
             "speaker, type, excerpt, unresolved_label, timestamp, summary, status, "
             "retraction_reason, correction_note, horizon, resolution, resolved_on, "
-            "resolution_note, sources, name, title, air_date, original_url, "
+            "resolution_note, sources, linked_claims, name, title, air_date, original_url, "
             "audio_url, description, website_url, feed_url, links, transcript.",
         ),
     ),
@@ -162,9 +162,9 @@ BROKEN_FILES = [
         (
             CLAIM,
             "speakr",
-            "unknown field (expected correction_note, excerpt, horizon, number, resolution, "
-            "resolution_note, resolved_on, retraction_reason, sources, speaker, status, summary, "
-            "timestamp, type, unresolved_label).",
+            "unknown field (expected correction_note, excerpt, horizon, linked_claims, number, "
+            "resolution, resolution_note, resolved_on, retraction_reason, sources, speaker, "
+            "status, summary, timestamp, type, unresolved_label).",
         ),
     ),
     (

@@ -38,7 +38,7 @@ def record_counts():
 def test_the_json_example_creates_its_podcast_speakers_episode_and_claims(tmp_path):
     out, _ = run_import(tmp_path, (EXAMPLES / "ledger-example.json").read_bytes(), "example.json")
 
-    assert "Created: 1 podcast, 2 speakers, 1 episode, 4 claims." in out
+    assert "Created: 1 podcast, 2 speakers, 1 episode, 4 claims, 1 link." in out
     episode = Episode.objects.get(podcast__slug="example-show", slug="on-keeping-receipts")
     assert episode.title == "On Keeping Receipts"
     assert [(c.number, c.voice, c.status) for c in episode.claims.order_by("number")] == [
@@ -55,7 +55,7 @@ def test_the_csv_example_holds_the_same_ledger_as_the_json_example(tmp_path):
 
     out, _ = run_import(tmp_path, (EXAMPLES / "ledger-example.csv").read_bytes(), "example.csv")
 
-    assert "Unchanged: 1 podcast, 2 speakers, 1 episode, 4 claims." in out
+    assert "Unchanged: 1 podcast, 2 speakers, 1 episode, 4 claims, 1 link." in out
     assert ledger_rows() == from_json
 
 

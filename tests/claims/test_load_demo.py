@@ -47,7 +47,7 @@ def test_load_demo_reports_what_is_public(db):
 
     call_command("load_demo", stdout=out)
 
-    assert "Demo ledger ready: 31 published claims in 4 published episodes." in out.getvalue()
+    assert "Demo ledger ready: 32 published claims in 4 published episodes." in out.getvalue()
 
 
 def test_load_demo_writes_through_the_importer_and_its_history(demo):

@@ -71,7 +71,8 @@ def test_speaker_page_query_count(client, ledger, django_assert_num_queries):
     # 4. and 5. their track record (the ledger's speakers all made predictions): counts
     #    by outcome, and the resolved predictions
     # 6. the page of claims with episode, podcast and speaker
-    with django_assert_num_queries(7):
+    # 7. the links between their own claims, for "How their positions moved"
+    with django_assert_num_queries(8):
         response = client.get(url)
     assert response.status_code == 200
 
@@ -99,7 +100,8 @@ def test_claim_permalink_query_count(client, ledger, django_assert_num_queries):
     url = Claim.objects.published().filter(episode=ledger.episodes[-1]).last().get_absolute_url()
     # the ledger's version, for the page cache key and ETag; then
     # 1. the claim with its episode, podcast and speaker
-    with django_assert_num_queries(2):
+    # 2. its public links, with the claims at the other end
+    with django_assert_num_queries(3):
         response = client.get(url)
     assert response.status_code == 200
 

@@ -7,9 +7,10 @@ the ETag when someone is curating.
 import pytest
 
 from claims.choices import ClaimStatus
+from claims.models import ClaimLink
 from episodes.models import Status
 from ledger.models import current_version
-from tests.factories import make_claim, make_episode, make_speaker
+from tests.factories import make_claim, make_episode, make_link, make_speaker
 
 
 def version():
@@ -127,3 +128,26 @@ def test_a_changed_transcript_of_a_published_episode_moves_the_version(episode):
     before = version()
     episode.save_transcript("Words readers can now check against.")
     assert version() != before
+
+
+def test_linking_two_public_claims_moves_the_version(episode):
+    first, second = make_claim(episode), make_claim(episode)
+    before = version()
+    make_link(first, second)
+    assert version() > before
+
+
+def test_linking_a_public_claim_to_a_draft_leaves_the_version(episode):
+    first, draft = make_claim(episode), make_claim(episode, status=ClaimStatus.DRAFT)
+    before = version()
+    make_link(first, draft).delete()
+    assert version() == before
+
+
+def test_links_created_in_bulk_move_the_version(episode):
+    first, second = make_claim(episode, number=1), make_claim(episode, number=2)
+    before = version()
+    ClaimLink.objects.bulk_create(
+        [ClaimLink(from_claim=first, to_claim=second, relation="repeats")]
+    )
+    assert version() > before

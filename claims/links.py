@@ -1,0 +1,184 @@
+"""Claims linked to claims: "this claim contradicts that one", curated by editors.
+
+A link reads from the linking claim ("A contradicts B"); the other claim's page
+reads it the other way ("B is contradicted by A"). A link is public only while
+both of its claims are: a draft at either end hides it everywhere.
+"""
+
+from dataclasses import dataclass
+
+from django.db import models
+from django.db.models import F, Q
+from django.db.models.functions import Greatest, Least
+
+from claims.choices import INVERSE_WORDING, Relation
+from claims.querysets import public_q
+from ledger.models import RecordQuerySet
+
+# Relations by which a speaker's later claim tells how their position moved.
+MOVED = (Relation.CONTRADICTS, Relation.REFINES, Relation.REPEATS)
+# Relations that read the same both ways: either claim may be the later one.
+SYMMETRIC = (Relation.CONTRADICTS, Relation.REPEATS)
+# What a linked claim's line shows, fetched with the link; not the transcript.
+_SIDES = ("from_claim", "to_claim")
+_UNSHOWN = ("episode__transcript", "episode__summary", "search_context", "search_vector")
+
+
+class ClaimLinkQuerySet(RecordQuerySet):
+    def public(self):
+        """Links whose two claims are both public: the only ones readers see."""
+        return self.filter(public_q("from_claim__"), public_q("to_claim__"))
+
+    def with_claims(self):
+        """With both claims, their episodes, podcasts and speakers, in the same query."""
+        return self.select_related(
+            *(f"{side}__{path}" for side in _SIDES for path in ("episode__podcast", "speaker"))
+        ).defer(*(f"{side}__{field}" for side in _SIDES for field in _UNSHOWN))
+
+    def claim_ids(self):
+        """The ids of the claims at either end of these links, as one subquery."""
+        links = self.order_by()
+        return links.values("from_claim").union(links.values("to_claim"))
+
+
+class ClaimLink(models.Model):
+    from_claim = models.ForeignKey(
+        "claims.Claim",
+        on_delete=models.CASCADE,
+        related_name="links_from",
+        verbose_name="claim",
+    )
+    relation = models.CharField(
+        max_length=12,
+        choices=Relation.choices,
+        help_text="Read from this claim: this claim supports, contradicts, refines, repeats "
+        "or responds to the other.",
+    )
+    to_claim = models.ForeignKey(
+        "claims.Claim",
+        on_delete=models.CASCADE,
+        related_name="links_to",
+        verbose_name="other claim",
+    )
+    note = models.CharField(
+        max_length=300,
+        blank=True,
+        help_text="Optional: one line on how the two claims bear on each other. Shown to readers.",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = ClaimLinkQuerySet.as_manager()
+
+    class Meta:
+        ordering = ("from_claim", "relation", "to_claim")
+        verbose_name = "linked claim"
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(from_claim=F("to_claim")),
+                name="claim_link_not_to_itself",
+                violation_error_message="A claim cannot be linked to itself.",
+            ),
+            models.CheckConstraint(
+                condition=Q(relation__in=Relation.values), name="claim_link_relation_valid"
+            ),
+            # One link per pair and relation, whichever way it was entered: "B contradicts
+            # A" says what "A contradicts B" already does, and "A refines B" with "B
+            # refines A" says nothing. Its index also finds a claim's links from either end.
+            models.UniqueConstraint(
+                Least("from_claim", "to_claim"),
+                Greatest("from_claim", "to_claim"),
+                F("relation"),
+                name="claim_link_unique_pair",
+                violation_error_message="These two claims are already linked by this relation "
+                "(in one direction or the other).",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.from_claim} {self.get_relation_display()} {self.to_claim}"
+
+    def get_absolute_url(self):
+        return self.from_claim.get_absolute_url()
+
+
+@dataclass(frozen=True)
+class LinkedClaim:
+    """A link as one of its claims' pages shows it: "Contradicted by" the other claim."""
+
+    relation: str
+    # Whether the link was made from the other claim, so reads the inverse way.
+    inverse: bool
+    claim: object
+    note: str
+
+    @property
+    def wording(self) -> str:
+        relation = Relation(self.relation)
+        return INVERSE_WORDING[relation] if self.inverse else relation.label
+
+    def sort_key(self):
+        return (Relation.values.index(self.relation), self.inverse, _when(self.claim))
+
+
+def attach_public_links(claims) -> None:
+    """Give each of `claims` its public links as `public_links`: [LinkedClaim], in
+    relation order (each relation's inverse after it), then the other claim's air date. One query for all of them."""
+    by_id = {claim.pk: claim for claim in claims}
+    for claim in by_id.values():
+        claim.public_links = []
+    if not by_id:
+        return
+    links = (
+        ClaimLink.objects.public()
+        .with_claims()
+        .filter(Q(from_claim__in=by_id) | Q(to_claim__in=by_id))
+    )
+    for link in links:
+        if link.from_claim_id in by_id:
+            by_id[link.from_claim_id].public_links.append(
+                LinkedClaim(link.relation, False, link.to_claim, link.note)
+            )
+        if link.to_claim_id in by_id:
+            by_id[link.to_claim_id].public_links.append(
+                LinkedClaim(link.relation, True, link.from_claim, link.note)
+            )
+    for claim in by_id.values():
+        claim.public_links.sort(key=LinkedClaim.sort_key)
+
+
+@dataclass(frozen=True)
+class MovedPosition:
+    """A speaker's later claim that contradicts, refines or repeats their earlier one."""
+
+    earlier: object
+    relation: str
+    later: object
+    note: str
+
+
+def moved_positions(speaker) -> list[MovedPosition]:
+    """The speaker's public claims that contradict, refine or repeat their own claims
+    of an earlier air date, in time order (by the later claim). One query."""
+    links = (
+        ClaimLink.objects.public()
+        .with_claims()
+        .filter(from_claim__speaker=speaker, to_claim__speaker=speaker, relation__in=MOVED)
+    )
+    moved = []
+    for link in links:
+        earlier, later = sorted((link.from_claim, link.to_claim), key=_when)
+        if earlier.episode.air_date == later.episode.air_date:
+            continue  # said the same day: not a move over time
+        # "A refines B" only tells a move when A is the later claim.
+        if link.relation in SYMMETRIC or link.from_claim is later:
+            moved.append(MovedPosition(earlier, Relation(link.relation).label, later, link.note))
+    return sorted(moved, key=lambda m: (_when(m.later), _when(m.earlier)))
+
+
+def _when(claim):
+    return (claim.episode.air_date, claim.episode_id, claim.number)
+
+
+def in_contradiction() -> models.QuerySet:
+    """The ids of public claims that contradict, or are contradicted by, another public claim."""
+    return ClaimLink.objects.public().filter(relation=Relation.CONTRADICTS).claim_ids()
