@@ -6,6 +6,9 @@ CURATED_MODELS = (
     ("episodes", "episode"),
     ("episodes", "speaker"),
     ("claims", "claim"),
+    ("claims", "topic"),
+    ("claims", "reference"),
+    ("claims", "claimreference"),
 )
 
 

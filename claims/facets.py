@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from claims import search
 from claims.choices import Due, Resolution
-from claims.models import Attribution, ClaimType
+from claims.models import Attribution, Claim, ClaimType, Topic
 from claims.pagination import AtLeast, Exactly
 from claims.predictions import due_q
 from episodes.models import Podcast, Speaker
@@ -35,10 +35,14 @@ class Facet:
     """What a facet groups claims by: a column (or an expression: a function that makes
     one), or a record whose slug and name label it. Claims it gives no value are not counted."""
 
-    column: str | Callable
+    column: str | Callable | None
     labelled_by: type | None = None
     # (column, value) a claim must have to be counted
     condition: tuple | None = None
+    # A many-to-many relation instead of a column: (its through model, the field that
+    # names the record). Joined to the sample, not to the matches, so that a claim
+    # with two topics is still one match and one of each other facet's counts.
+    through: tuple | None = None
 
     def expression(self):
         return self.column() if callable(self.column) else F(self.column)
@@ -62,6 +66,7 @@ FACETS = {
     "attribution": Facet("attribution"),
     "resolution": Facet("resolution", condition=PREDICTIONS_ONLY),
     "due": Facet(due_from_today, condition=PREDICTIONS_ONLY),
+    "topic": Facet(None, Topic, through=(Claim.topics.through, "topic")),
 }
 
 
@@ -92,6 +97,7 @@ class Tally:
                 for value, count in self.facets["resolution"]
             ],
             "due": [(value, Due(value).label, count) for value, count in self.facets["due"]],
+            "topic": self.facets["topic"][:speaker_facet_size],
         }
 
 
@@ -132,6 +138,8 @@ def _pass(claims, names, cap, sample):
     empty = {name: [] for name in names}
     columns = {"c_pk": F("pk"), "c_attribution": F("attribution")}
     for name in names:
+        if FACETS[name].through:
+            continue
         columns[f"c_{name}"] = FACETS[name].expression()
         if FACETS[name].condition:
             columns[f"c_{FACETS[name].condition[0]}"] = F(FACETS[name].condition[0])
@@ -165,6 +173,8 @@ def _facets_sql(connection, names, sample):
             where += f" AND c_{column} = %s"
             params.append(value)
         grouped = f"SELECT c_{name} AS value, COUNT(*) AS n FROM sample{where} GROUP BY c_{name}"
+        if facet.through:
+            grouped = _through_sql(connection, *facet.through)
         if facet.labelled_by:
             table = connection.ops.quote_name(facet.labelled_by._meta.db_table)
             parts.append(
@@ -178,3 +188,14 @@ def _facets_sql(connection, names, sample):
         " UNION ALL ".join(parts)
     )
     return sql, params
+
+
+def _through_sql(connection, through, field_name):
+    """Each record's count among the sample's claims, through a many-to-many table."""
+    table = connection.ops.quote_name(through._meta.db_table)
+    claim = connection.ops.quote_name(through._meta.get_field("claim").column)
+    value = connection.ops.quote_name(through._meta.get_field(field_name).column)
+    return (
+        f"SELECT link.{value} AS value, COUNT(*) AS n FROM sample "
+        f"JOIN {table} AS link ON link.{claim} = sample.c_pk GROUP BY link.{value}"
+    )

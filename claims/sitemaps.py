@@ -11,7 +11,7 @@ from django.db.models import F, Max, QuerySet
 from django.db.models.functions import Coalesce, Greatest
 from django.urls import reverse
 
-from claims.models import Claim
+from claims.models import Claim, Reference, Topic
 from episodes.models import Episode, Podcast, Speaker
 
 # sitemaps.org allows 50,000 addresses per sitemap file.
@@ -39,6 +39,8 @@ class PageSitemap(Sitemap):
         "episodes:speaker_list",
         "episodes:podcast_list",
         "claims:claim_list",
+        "claims:topic_list",
+        "claims:reference_list",
         "method",
         "how_it_works",
     )
@@ -88,6 +90,29 @@ class PodcastSitemap(LedgerSitemap):
         )
 
 
+class TopicSitemap(LedgerSitemap):
+    def items(self) -> QuerySet[Topic]:
+        """Topics with a public claim (the others have no page), each last modified when
+        one of their public claims was."""
+        return (
+            Topic.objects.filter(Claim.public_q(prefix="claims__"))
+            .only("slug")
+            .annotate(lastmod=Max("claims__updated_at"))
+            .order_by("pk")
+        )
+
+
+class ReferenceSitemap(LedgerSitemap):
+    def items(self) -> QuerySet[Reference]:
+        """References named by a public claim, each last modified when one of those was."""
+        return (
+            Reference.objects.filter(Claim.public_q(prefix="named_in__claim__"))
+            .only("slug")
+            .annotate(lastmod=Max("named_in__claim__updated_at"))
+            .order_by("pk")
+        )
+
+
 class ClaimSitemap(LedgerSitemap):
     """Published claims' permalinks. Retracted claims keep theirs, but have nothing left
     to index."""
@@ -121,4 +146,6 @@ SITEMAPS = {
     "speakers": SpeakerSitemap,
     "podcasts": PodcastSitemap,
     "claims": ClaimSitemap,
+    "topics": TopicSitemap,
+    "references": ReferenceSitemap,
 }

@@ -12,6 +12,7 @@ from claims.admin.columns import ClaimColumns
 from claims.admin.forms import ClaimForm, RetractForm
 from claims.admin.importing import ImportViews
 from claims.admin.inlines import ClaimRevisionInline
+from claims.admin.subjects import ClaimReferenceInline
 from claims.history import PERMALINK_FIELDS
 from claims.models import Claim, ClaimStatus, Verification
 from claims.pagination import CappedPaginator
@@ -39,9 +40,9 @@ class ClaimAdmin(ClaimColumns, ImportViews, admin.ModelAdmin):
     )
     list_select_related = ("episode", "speaker")
     search_fields = ("excerpt", "speaker__name")
-    autocomplete_fields = ("episode", "speaker")
+    autocomplete_fields = ("episode", "speaker", "topics")
     ordering = ("-episode__air_date", "episode_id", "number")
-    inlines = (ClaimRevisionInline,)
+    inlines = (ClaimReferenceInline, ClaimRevisionInline)
     # No "unpublish": a published claim leaves the record only by retraction.
     actions = ("publish", "retract")
     list_per_page = 50
@@ -58,6 +59,7 @@ class ClaimAdmin(ClaimColumns, ImportViews, admin.ModelAdmin):
             (None, {"fields": first}),
             ("The words", {"fields": ("excerpt", "summary", "timestamp", "verbatim_check")}),
             ("Who said it", {"fields": ("attribution", "speaker", "unresolved_label")}),
+            ("What it is about", {"fields": ("topics",)}),
         ]
         if obj is not None and obj.status == ClaimStatus.PUBLISHED:
             fieldsets.append(

@@ -24,6 +24,7 @@ PARAMETER_HELP = {
     "speaker": "A speaker's slug (identified speakers in the public record).",
     "podcast": "A podcast's slug.",
     "episode": "An episode's id.",
+    "topic": "A topic's slug (topics with published claims).",
     "attribution": "identified or unresolved.",
     "aired_from": "Episodes aired on or after this date.",
     "aired_to": "Episodes aired on or before this date.",

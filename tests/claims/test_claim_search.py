@@ -110,6 +110,8 @@ def test_facets_count_exactly_what_each_choice_shows(ledger):
         # Predictions only: the belief has no outcome and no horizon.
         "resolution": [("open", "Open", 2)],
         "due": [("no_horizon", "No horizon stated", 2)],
+        # No claim here has a topic.
+        "topic": [],
     }
     for claim_type, count, _ in found.facets["type"]:
         assert searched(f"q=rates&type={claim_type}").count == count
