@@ -103,7 +103,9 @@ def test_the_permalink_links_its_topics(client):
 
     html = client.get(claim.get_absolute_url()).content.decode()
 
-    assert '<a href="/topics/roadmaps/">Roadmaps</a>, <a href="/topics/testing/">Testing</a>' in html
+    assert (
+        '<a href="/topics/roadmaps/">Roadmaps</a>, <a href="/topics/testing/">Testing</a>' in html
+    )
 
 
 def test_the_claims_browser_filters_by_topic_with_counts(client):
