@@ -21,6 +21,7 @@ from claims.api.params import (
     validated,
 )
 from claims.models import Claim
+from claims.subjects import SUBJECTS, with_subjects
 from claims.public_record import (
     episodes_with_counts,
     podcasts_with_counts,
@@ -49,6 +50,7 @@ class ClaimList(GenericAPIView):
         )
         if options["highlight"]:
             search.highlight(page, found.query)
+        with_subjects(page)
         data = self.get_serializer(page, many=True).data
         return self.paginator.get_paginated_response(data, request, found)
 
@@ -60,7 +62,9 @@ class ClaimDetail(GenericAPIView):
 
     @extend_schema(summary="A claim by id", responses={200: shapes.ClaimSerializer, **ERRORS})
     def get(self, request, pk):
-        claim = get_object_or_404(Claim.objects.on_record().for_listing(), pk=pk)
+        claim = get_object_or_404(
+            Claim.objects.on_record().for_listing().prefetch_related(*SUBJECTS), pk=pk
+        )
         return Response(self.get_serializer(claim).data)
 
 
@@ -74,7 +78,10 @@ class ClaimAtNumber(GenericAPIView):
     )
     def get(self, request, podcast_slug, episode_slug, number):
         claim = get_object_or_404(
-            Claim.objects.on_record().for_listing().at_permalink(podcast_slug, episode_slug, number)
+            Claim.objects.on_record()
+            .for_listing()
+            .prefetch_related(*SUBJECTS)
+            .at_permalink(podcast_slug, episode_slug, number)
         )
         return Response(self.get_serializer(claim).data)
 
@@ -128,7 +135,7 @@ class EpisodeDetail(GenericAPIView):
             slug=slug,
         )
         claims = episode.claims.published()
-        episode.ledger = list(claims.for_listing().order_by("number"))
+        episode.ledger = list(claims.for_listing().prefetch_related(*SUBJECTS).order_by("number"))
         episode.claim_mix = claims.type_mix()
         people = {c.speaker_id: c.speaker for c in episode.ledger if c.is_identified}
         episode.people = sorted(people.values(), key=lambda speaker: speaker.name)
