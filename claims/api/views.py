@@ -21,13 +21,13 @@ from claims.api.params import (
     validated,
 )
 from claims.models import Claim
-from claims.subjects import SUBJECTS, with_subjects
 from claims.public_record import (
     episodes_with_counts,
     podcasts_with_counts,
     speakers_with_claim_counts,
     totals,
 )
+from claims.subjects import SUBJECTS, with_subjects
 from episodes.models import Episode, Podcast, Speaker
 
 ERRORS = {400: shapes.ErrorSerializer, 404: shapes.ErrorSerializer, 429: shapes.ErrorSerializer}
