@@ -9,6 +9,7 @@ from django.core.validators import URLValidator
 from django.db import models
 
 from claims.ledger_io.formats import FIELDS, MAY_BE_BLANK, REQUIRED, Problem, Record, join
+from claims.ledger_io.subjects import clean_references, clean_topics
 from claims.predictions import clean_sources, parse_horizon
 from episodes.models import Speaker
 
@@ -21,6 +22,8 @@ _DIGITS = re.compile(r"^[0-9]+$")
 MAX_INTEGER = 2_147_483_647
 logger = logging.getLogger(__name__)
 _is_url = URLValidator(schemes=("http", "https"))
+# Fields whose value is a list (in JSON) or one item per line (in a CSV cell).
+LIST_FIELDS = ("links", "sources", "topics", "references")
 
 
 def clean_record(record: Record, problems: list[Problem]) -> dict | None:
@@ -63,7 +66,7 @@ def clean_value(kind: str, name: str, raw: object) -> object:
     Types are checked here, not left to the model field: a field's clean() turns
     1.5 and true into 1, and fails on a number where it expects a date.
     """
-    if isinstance(raw, dict) or (isinstance(raw, list) and name not in ("links", "sources")):
+    if isinstance(raw, dict) or (isinstance(raw, list) and name not in LIST_FIELDS):
         raise ValidationError("must be a single value, not a list or an object.")
     if raw is None:
         raw = ""
@@ -84,6 +87,10 @@ def clean_value(kind: str, name: str, raw: object) -> object:
         return parse_horizon(raw)
     if name == "sources":
         return clean_sources(read_sources(raw))
+    if name == "topics":
+        return clean_topics(raw)
+    if name == "references":
+        return clean_references(raw)
     if not isinstance(raw, str):
         if isinstance(model_field, models.DateField):
             raise ValidationError(

@@ -10,7 +10,8 @@ from claims.history import (
     ClaimChange,
 )
 from claims.ledger_io.plan import BATCH_SIZE, Plan
-from claims.models import Claim, ClaimRevision
+from claims.ledger_io.subjects import write_links
+from claims.models import Claim, ClaimRevision, Reference, Topic
 from claims.predictions import sync_source_records
 from episodes.models import Episode, Podcast, Speaker
 
@@ -28,6 +29,8 @@ def write_plan(plan: Plan) -> None:
     """Write what `plan` found to create and update: a few queries per batch of claims."""
     write_records(plan, "podcast", Podcast, {})
     write_records(plan, "speaker", Speaker, {})
+    write_records(plan, "topic", Topic, {})
+    write_records(plan, "reference", Reference, {})
     write_records(
         plan, "episode", Episode, {"podcast": lambda values: plan.podcasts[values["podcast"]]}
     )
@@ -54,6 +57,7 @@ def write_plan(plan: Plan) -> None:
         for claim, change in zip(created + updated, changes, strict=True)
         if "resolution_sources" in change.changes
     )
+    write_links(plan)
 
 
 def write_records(plan: Plan, kind: str, model, relations: dict) -> None:
@@ -65,7 +69,13 @@ def write_records(plan: Plan, kind: str, model, relations: dict) -> None:
         fields.update({name: get(values) for name, get in relations.items()})
         objects.append(model(**fields))
     model.objects.bulk_create(objects, batch_size=BATCH_SIZE)
-    known = {"podcast": plan.podcasts, "speaker": plan.speakers, "episode": plan.episodes}[kind]
+    known = {
+        "podcast": plan.podcasts,
+        "speaker": plan.speakers,
+        "topic": plan.topics,
+        "reference": plan.references,
+        "episode": plan.episodes,
+    }[kind]
     for obj in objects:
         known[(obj.podcast.slug, obj.slug) if kind == "episode" else obj.slug] = obj
     for obj, values, changed in plan.to_update[kind]:
