@@ -7,9 +7,11 @@ query for the page of records and, in the index, one for the section's lastmod.
 """
 
 from django.contrib.sitemaps import Sitemap
+from django.contrib.sitemaps import views as sitemap_views
 from django.db.models import F, Max, QuerySet
 from django.db.models.functions import Coalesce, Greatest
 from django.urls import reverse
+from django.utils.functional import cached_property
 
 from claims.models import Claim, Reference, Topic
 from episodes.models import Episode, Podcast, Speaker
@@ -90,7 +92,19 @@ class PodcastSitemap(LedgerSitemap):
         )
 
 
-class TopicSitemap(LedgerSitemap):
+class SubjectSitemap(LedgerSitemap):
+    """Topics or references: listed in the index only once one has a public claim, as a
+    sitemap must hold at least one address."""
+
+    @cached_property
+    def _latest(self):
+        return super().get_latest_lastmod()
+
+    def get_latest_lastmod(self):
+        return self._latest
+
+
+class TopicSitemap(SubjectSitemap):
     def items(self) -> QuerySet[Topic]:
         """Topics with a public claim (the others have no page), each last modified when
         one of their public claims was."""
@@ -102,7 +116,7 @@ class TopicSitemap(LedgerSitemap):
         )
 
 
-class ReferenceSitemap(LedgerSitemap):
+class ReferenceSitemap(SubjectSitemap):
     def items(self) -> QuerySet[Reference]:
         """References named by a public claim, each last modified when one of those was."""
         return (
@@ -149,3 +163,15 @@ SITEMAPS = {
     "topics": TopicSitemap,
     "references": ReferenceSitemap,
 }
+
+
+def index(request, sitemaps, **kwargs):
+    """Django's sitemap index, without the sections of topics or references while they
+    have nothing to list."""
+    sections = {}
+    for name, section in sitemaps.items():
+        section = section() if callable(section) else section
+        if isinstance(section, SubjectSitemap) and section.get_latest_lastmod() is None:
+            continue
+        sections[name] = section
+    return sitemap_views.index(request, sections, **kwargs)

@@ -24,6 +24,11 @@ PUBLIC_PAGES = {
     ),
     "search with no results": "/claims/?q=zebra",
     "claim permalink": EXAMPLE + "claims/3/",
+    "claim permalink with topics and references": "/episodes/example-show/books-on-the-desk/claims/2/",
+    "topic list": "/topics/",
+    "topic": "/topics/testing/",
+    "reference list": "/references/?kind=book&role=bogus",
+    "reference": "/references/the-careful-deploy/",
     "method": "/method/",
     "how the evidence works": "/how-the-evidence-works/",
 }
