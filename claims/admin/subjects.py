@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.db.models import Count
 
 from claims.models import ClaimReference, Reference, Topic
+from episodes.admin import HTTPS_URL_FIELDS
 
 
 @admin.register(Topic)
@@ -23,6 +24,7 @@ class TopicAdmin(admin.ModelAdmin):
 
 @admin.register(Reference)
 class ReferenceAdmin(admin.ModelAdmin):
+    formfield_overrides = HTTPS_URL_FIELDS
     list_display = ("title", "creator", "kind", "slug", "claims_count")
     list_filter = ("kind",)
     search_fields = ("title", "creator", "slug")

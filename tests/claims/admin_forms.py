@@ -18,5 +18,8 @@ def claim_change_form(claim, **fields):
         # The read-only history inline's management form.
         "revisions-TOTAL_FORMS": 0,
         "revisions-INITIAL_FORMS": 0,
+        # The named references inline's, for a claim that names none.
+        "references_named-TOTAL_FORMS": 0,
+        "references_named-INITIAL_FORMS": 0,
         **fields,
     }
