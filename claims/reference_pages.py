@@ -17,6 +17,8 @@ from claims.views import page_of
 
 REFERENCES_PER_PAGE = 30
 REFERENCE_CLAIMS_PER_PAGE = 50
+# What a claim card never shows, as Claim.objects.for_listing() leaves out.
+HEAVY_CLAIM_FIELDS = ("episode__transcript", "episode__summary", "search_context", "search_vector")
 
 
 @dataclass
@@ -110,7 +112,3 @@ def reference_detail(request, slug):
         raise Http404("Only references named in published claims have a page.")
     namings_of([reference])
     return render(request, "claims/reference_detail.html", {"reference": reference, "page": page})
-
-
-# What a claim card never shows, as Claim.objects.for_listing() leaves out.
-HEAVY_CLAIM_FIELDS = ("episode__transcript", "episode__summary", "search_context", "search_vector")

@@ -211,3 +211,11 @@ def test_reference_page_query_count(client, ledger, django_assert_num_queries):
     # 4. who named it, and how
     with django_assert_num_queries(5):
         assert client.get("/references/the-careful-deploy/").status_code == 200
+
+
+def test_the_reference_lists_canonical_address_keeps_its_filters(client):
+    named(make_claim(), reference())
+
+    html = client.get("/references/", {"role": "recommends", "fbclid": "x"}).content.decode()
+
+    assert '<link rel="canonical" href="http://testserver/references/?role=recommends">' in html

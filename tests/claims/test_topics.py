@@ -184,3 +184,12 @@ def test_claims_browser_with_a_topic_query_count(client, ledger, django_assert_n
     # matches and every other facet; one pass for the topic facet; the page rows
     with django_assert_num_queries(5):
         assert client.get("/claims/", {"topic": "testing"}).status_code == 200
+
+
+def test_a_topic_page_describes_itself_with_a_canonical_address(client):
+    tagged(make_claim(), topic(description="How teams test."))
+
+    html = client.get("/topics/testing/", {"utm_source": "x", "page": "1"}).content.decode()
+
+    assert '<meta name="description" content="How teams test.">' in html
+    assert '<link rel="canonical" href="http://testserver/topics/testing/">' in html
