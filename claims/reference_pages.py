@@ -7,7 +7,6 @@ People are identified speakers, counted once each however many claims they made:
 from dataclasses import dataclass, field
 
 from django.db.models import QuerySet
-from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils.text import Truncator
 
@@ -100,7 +99,8 @@ def reference_list(request):
 
 
 def reference_detail(request, slug):
-    reference = get_object_or_404(Reference, slug=slug)
+    # Only references named in a public claim have a page.
+    reference = get_object_or_404(Reference.objects.with_public_counts(), slug=slug)
     namings = (
         public_namings([reference])
         .select_related("claim__episode__podcast", "claim__speaker")
@@ -108,7 +108,5 @@ def reference_detail(request, slug):
         .order_by(ROLE_ORDER, "-claim__episode__air_date", "claim__episode_id", "claim__number")
     )
     page = page_of(request, namings, REFERENCE_CLAIMS_PER_PAGE)
-    if not page.paginator.count:
-        raise Http404("Only references named in published claims have a page.")
     namings_of([reference])
     return render(request, "claims/reference_detail.html", {"reference": reference, "page": page})

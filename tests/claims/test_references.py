@@ -132,7 +132,7 @@ def test_the_list_is_paginated(client):
 def test_a_reference_page_shows_its_claims_by_role_with_who_said_them(client):
     book = reference(url="https://example.com/careful-deploy/")
     ada = make_speaker(name="Ada Example", slug="ada-example")
-    named(make_claim(speaker=ada, excerpt="Read it twice."), book)
+    named(named(make_claim(speaker=ada, excerpt="Read it twice."), book), book, Role.MENTIONS)
     named(make_claim(speaker=ada, excerpt="It gets rollbacks wrong."), book, Role.CRITICISES)
     named(make_claim(excerpt="Draft praise.", status=Status.DRAFT), book)
 
@@ -205,8 +205,8 @@ def test_reference_list_query_count(client, ledger, django_assert_num_queries):
 
 def test_reference_page_query_count(client, ledger, django_assert_num_queries):
     # the ledger's version; then
-    # 1. the reference
-    # 2. count of the public claims that name it, for the paginator
+    # 1. the reference, with its public counts
+    # 2. count of its public namings, for the paginator
     # 3. the page of them, with claim, episode, podcast and speaker
     # 4. who named it, and how
     with django_assert_num_queries(5):
@@ -219,3 +219,13 @@ def test_the_reference_lists_canonical_address_keeps_its_filters(client):
     html = client.get("/references/", {"role": "recommends", "fbclid": "x"}).content.decode()
 
     assert '<link rel="canonical" href="http://testserver/references/?role=recommends">' in html
+
+
+def test_a_claim_named_in_two_roles_is_listed_under_each_with_its_own_id(client):
+    book = reference()
+    claim = named(named(make_claim(excerpt="Read it, then argue."), book), book, Role.MENTIONS)
+
+    html = client.get("/references/the-careful-deploy/").content.decode()
+
+    assert html.count("Read it, then argue.") == 2
+    assert f'id="recommends-{claim.pk}"' in html and f'id="mentions-{claim.pk}"' in html
