@@ -26,6 +26,7 @@ from claims.api.params import claim_search
 from claims.api.throttles import DownloadThrottle
 from claims.citations import citation
 from claims.models import Claim
+from claims.subjects import SUBJECTS
 from episodes.models import Episode, Podcast
 
 # Each column and what it holds, in file order: shown on /developers/.
@@ -53,6 +54,9 @@ COLUMNS = {
     "corrections": "The public notes of corrections to the claim, one per line.",
     "original_url": "The episode on its publisher's site.",
     "citation": "A ready citation of the claim.",
+    "topics": "The slugs of the claim's topics (in a CSV cell, one per line).",
+    "references": "The references the claim names and how: role and the reference's slug "
+    '(in a CSV cell, one "role slug" per line).',
 }
 # Rows fetched from the database at a time, and written to the response at a time.
 BATCH = 2000
@@ -96,13 +100,25 @@ def rows(claims: QuerySet, site: str) -> Iterator[dict]:
             "corrections": "\n".join(c["note"] for c in claim.corrections),
             "original_url": episode.original_url,
             "citation": citation(claim, url),
+            "topics": [topic.slug for topic in claim.topics.all()],
+            "references": [
+                {"role": named.role, "slug": named.reference.slug}
+                for named in claim.references_named.all()
+            ],
         }
 
 
 def neutralised(value) -> str:
-    """A cell as text that no spreadsheet runs as a formula: a leading ' makes it literal."""
+    """A cell as text that no spreadsheet runs as a formula: a leading ' makes it literal.
+
+    A list (topics, references) is one item per line.
+    """
     if value is None:
         return ""
+    if isinstance(value, list):
+        value = "\n".join(
+            f"{item['role']} {item['slug']}" if isinstance(item, dict) else item for item in value
+        )
     text = str(value)
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
@@ -148,7 +164,8 @@ def download(request, data: QueryDict, extension: str, name: str):
         return JsonResponse(
             {"status": 400, "detail": str(refused.detail), "errors": refused.errors}, status=400
         )
-    records = rows(found.ordered(), request.build_absolute_uri("/")[:-1])
+    claims = found.ordered().prefetch_related(*SUBJECTS)
+    records = rows(claims, request.build_absolute_uri("/")[:-1])
     body = as_json(records) if extension == "json" else as_csv(records, data.get("bom") == "1")
     response = StreamingHttpResponse(body, content_type=FORMATS[extension])
     response["Content-Disposition"] = f'attachment; filename="{name}.{extension}"'

@@ -7,6 +7,9 @@ CURATED_MODELS = (
     ("episodes", "speaker"),
     ("claims", "claim"),
     ("claims", "claimlink"),
+    ("claims", "topic"),
+    ("claims", "reference"),
+    ("claims", "claimreference"),
 )
 
 

@@ -25,7 +25,7 @@ from django.utils import timezone
 from claims import search
 from claims.choices import Due, Resolution
 from claims.links import in_contradiction
-from claims.models import Attribution, ClaimType
+from claims.models import Attribution, Claim, ClaimType, Topic
 from claims.pagination import AtLeast, Exactly
 from claims.predictions import due_q
 from episodes.models import Podcast, Speaker
@@ -44,6 +44,10 @@ class Facet:
     # subquery of the ids of the claims that have it). Counted by id, in the sample
     # only, rather than asked of every match.
     members: tuple | None = None
+    # A many-to-many relation instead of a column: (its through model, the field that
+    # names the record). Joined to the sample, not to the matches, so that a claim
+    # with two topics is still one match and one of each other facet's counts.
+    through: tuple | None = None
 
     def expression(self):
         return self.column() if callable(self.column) else F(self.column)
@@ -68,6 +72,7 @@ FACETS = {
     "resolution": Facet("resolution", condition=PREDICTIONS_ONLY),
     "due": Facet(due_from_today, condition=PREDICTIONS_ONLY),
     "contradictions": Facet(None, members=("only", in_contradiction)),
+    "topic": Facet(None, Topic, through=(Claim.topics.through, "topic")),
 }
 
 
@@ -99,6 +104,7 @@ class Tally:
             ],
             "due": [(value, Due(value).label, count) for value, count in self.facets["due"]],
             "contradictions": sum(count for _, count in self.facets["contradictions"]),
+            "topic": self.facets["topic"][:speaker_facet_size],
         }
 
 
@@ -139,7 +145,7 @@ def _pass(claims, names, cap, sample):
     empty = {name: [] for name in names}
     columns = {"c_pk": F("pk"), "c_attribution": F("attribution")}
     for name in names:
-        if FACETS[name].members:
+        if FACETS[name].members or FACETS[name].through:
             continue
         columns[f"c_{name}"] = FACETS[name].expression()
         if FACETS[name].condition:
@@ -182,6 +188,8 @@ def _facets_sql(connection, names, sample):
             where += f" AND c_{column} = %s"
             params.append(value)
         grouped = f"SELECT c_{name} AS value, COUNT(*) AS n FROM sample{where} GROUP BY c_{name}"
+        if facet.through:
+            grouped = _through_sql(connection, *facet.through)
         if facet.labelled_by:
             table = connection.ops.quote_name(facet.labelled_by._meta.db_table)
             parts.append(
@@ -195,3 +203,14 @@ def _facets_sql(connection, names, sample):
         " UNION ALL ".join(parts)
     )
     return sql, params
+
+
+def _through_sql(connection, through, field_name):
+    """Each record's count among the sample's claims, through a many-to-many table."""
+    table = connection.ops.quote_name(through._meta.db_table)
+    claim = connection.ops.quote_name(through._meta.get_field("claim").column)
+    value = connection.ops.quote_name(through._meta.get_field(field_name).column)
+    return (
+        f"SELECT link.{value} AS value, COUNT(*) AS n FROM sample "
+        f"JOIN {table} AS link ON link.{claim} = sample.c_pk GROUP BY link.{value}"
+    )

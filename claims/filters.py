@@ -1,11 +1,12 @@
 import django_filters
+from django.db.models import Exists, OuterRef
 from django.http import QueryDict
 from django.utils import timezone
 from django.utils.text import Truncator
 
 from claims.choices import Due, Resolution
 from claims.links import in_contradiction
-from claims.models import Attribution, Claim, ClaimType
+from claims.models import Attribution, Claim, ClaimType, Topic
 from claims.predictions import due_q
 from episodes.models import Episode, Podcast
 
@@ -48,6 +49,15 @@ class ClaimFilter(django_filters.FilterSet):
     )
     episode = django_filters.ModelChoiceFilter(
         queryset=Episode.objects.published().select_related("podcast"), label="Episode"
+    )
+    # A claim has a topic at most once, so the join repeats no claim.
+    topic = django_filters.ModelChoiceFilter(
+        field_name="topics",
+        queryset=Topic.objects.filter(
+            Exists(Claim.objects.published().filter(topics=OuterRef("pk")))
+        ),
+        to_field_name="slug",
+        label="Topic",
     )
     aired_from = django_filters.DateFilter(
         field_name="episode__air_date", lookup_expr="gte", label="Aired from"
@@ -93,6 +103,7 @@ NOT_A = {
     "speaker": "a speaker in the public record",
     "podcast": "a podcast in the public record",
     "episode": "a published episode",
+    "topic": "a topic in the public record",
     "attribution": "an attribution (identified or unresolved)",
     "aired_from": "a date like 2026-03-01",
     "aired_to": "a date like 2026-03-01",

@@ -23,6 +23,8 @@ from claims.history import (
 )
 from claims.links import ClaimLink
 from claims.querysets import ClaimQuerySet, public_q
+from claims.references import ClaimReference, Reference, ReferenceKind, Role
+from claims.topics import Topic
 from episodes.models import Episode, Speaker, protect_published
 
 # The app's models and choices, as Django and the rest of the code expect to find them.
@@ -31,10 +33,15 @@ __all__ = [
     "Attribution",
     "Claim",
     "ClaimLink",
+    "ClaimReference",
     "ClaimRevision",
     "ClaimStatus",
     "ClaimType",
+    "Reference",
+    "ReferenceKind",
     "RevisionKind",
+    "Role",
+    "Topic",
     "Verification",
 ]
 
@@ -105,6 +112,9 @@ class Claim(predictions.PredictionFields, PublicHistory, models.Model):
     # Written by a PostgreSQL trigger from excerpt and search_context (claims/search_index.py);
     # unused on SQLite, which indexes the same columns in an FTS5 table instead.
     search_vector = SearchVectorField(null=True, editable=False)
+    topics = models.ManyToManyField(
+        Topic, blank=True, related_name="claims", help_text="What the claim is about."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

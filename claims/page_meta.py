@@ -33,11 +33,15 @@ CANONICAL_PARAMETERS = {
         "attribution",
         "podcast",
         "episode",
+        "topic",
         "aired_from",
         "aired_to",
         "order",
         "page",
     ),
+    "claims:topic_detail": ("page",),
+    "claims:reference_list": ("kind", "role", "page"),
+    "claims:reference_detail": ("page",),
     "episodes:episode_list": ("podcast", "page"),
     "episodes:speaker_list": ("page",),
     "episodes:speaker_detail": ("page",),
@@ -55,6 +59,11 @@ PLAIN_PAGES = {
         "The identified people in the public record, each with the claims they made.",
     ),
     "episodes:podcast_list": ("Podcasts", "The podcasts whose episodes the ledger holds."),
+    "claims:topic_list": ("Topics", "What the claims in the ledger are about, topic by topic."),
+    "claims:reference_list": (
+        "Named references",
+        "The books, papers, tools and sites people named on podcasts, with who named each and how.",
+    ),
     "claims:claim_list": (
         "Search evidence",
         "Search and filter every published claim: exact excerpts with their speakers and sources.",
@@ -259,6 +268,27 @@ def podcast_page(meta: PageMeta, context, absolute: ld.Absolute) -> None:
     meta.feeds.insert(0, podcast_feed(podcast))
 
 
+@describer(needs="topic")
+def topic_page(meta: PageMeta, context, absolute: ld.Absolute) -> None:
+    topic = context["topic"]
+    count = context["page"].paginator.count
+    meta.title = topic.name
+    meta.description = Truncator(
+        topic.description
+        or f"{count} published claim{'s' if count != 1 else ''} on {topic.name}, each an exact "
+        "excerpt with its source."
+    ).words(DESCRIPTION_WORDS)
+
+
+@describer(needs="reference")
+def reference_page(meta: PageMeta, context, absolute: ld.Absolute) -> None:
+    reference = context["reference"]
+    meta.title = reference.title
+    meta.description = Truncator(
+        f"Who named {reference} on podcasts, and how: the exact words of each claim."
+    ).words(DESCRIPTION_WORDS)
+
+
 DESCRIBERS = {
     "home": home,
     "claims:claim_list": claim_browser,
@@ -266,4 +296,6 @@ DESCRIBERS = {
     "episodes:episode_detail": episode_page,
     "episodes:speaker_detail": speaker_page,
     "episodes:podcast_detail": podcast_page,
+    "claims:topic_detail": topic_page,
+    "claims:reference_detail": reference_page,
 }

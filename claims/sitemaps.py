@@ -7,11 +7,13 @@ query for the page of records and, in the index, one for the section's lastmod.
 """
 
 from django.contrib.sitemaps import Sitemap
+from django.contrib.sitemaps import views as sitemap_views
 from django.db.models import F, Max, QuerySet
 from django.db.models.functions import Coalesce, Greatest
 from django.urls import reverse
+from django.utils.functional import cached_property
 
-from claims.models import Claim
+from claims.models import Claim, Reference, Topic
 from episodes.models import Episode, Podcast, Speaker
 
 # sitemaps.org allows 50,000 addresses per sitemap file.
@@ -39,6 +41,8 @@ class PageSitemap(Sitemap):
         "episodes:speaker_list",
         "episodes:podcast_list",
         "claims:claim_list",
+        "claims:topic_list",
+        "claims:reference_list",
         "method",
         "how_it_works",
     )
@@ -88,6 +92,41 @@ class PodcastSitemap(LedgerSitemap):
         )
 
 
+class SubjectSitemap(LedgerSitemap):
+    """Topics or references: listed in the index only once one has a public claim, as a
+    sitemap must hold at least one address."""
+
+    @cached_property
+    def _latest(self):
+        return super().get_latest_lastmod()
+
+    def get_latest_lastmod(self):
+        return self._latest
+
+
+class TopicSitemap(SubjectSitemap):
+    def items(self) -> QuerySet[Topic]:
+        """Topics with a public claim (the others have no page), each last modified when
+        one of their public claims was."""
+        return (
+            Topic.objects.filter(Claim.public_q(prefix="claims__"))
+            .only("slug")
+            .annotate(lastmod=Max("claims__updated_at"))
+            .order_by("pk")
+        )
+
+
+class ReferenceSitemap(SubjectSitemap):
+    def items(self) -> QuerySet[Reference]:
+        """References named by a public claim, each last modified when one of those was."""
+        return (
+            Reference.objects.filter(Claim.public_q(prefix="named_in__claim__"))
+            .only("slug")
+            .annotate(lastmod=Max("named_in__claim__updated_at"))
+            .order_by("pk")
+        )
+
+
 class ClaimSitemap(LedgerSitemap):
     """Published claims' permalinks. Retracted claims keep theirs, but have nothing left
     to index."""
@@ -121,4 +160,18 @@ SITEMAPS = {
     "speakers": SpeakerSitemap,
     "podcasts": PodcastSitemap,
     "claims": ClaimSitemap,
+    "topics": TopicSitemap,
+    "references": ReferenceSitemap,
 }
+
+
+def index(request, sitemaps, **kwargs):
+    """Django's sitemap index, without the sections of topics or references while they
+    have nothing to list."""
+    sections = {}
+    for name, section in sitemaps.items():
+        section = section() if callable(section) else section
+        if isinstance(section, SubjectSitemap) and section.get_latest_lastmod() is None:
+            continue
+        sections[name] = section
+    return sitemap_views.index(request, sections, **kwargs)

@@ -1,6 +1,15 @@
 from django.urls import path, re_path
 
-from claims import citation_downloads, downloads, embeds, feeds, prediction_pages, views
+from claims import (
+    citation_downloads,
+    downloads,
+    embeds,
+    feeds,
+    prediction_pages,
+    reference_pages,
+    topic_pages,
+    views,
+)
 
 app_name = "claims"
 
@@ -10,6 +19,10 @@ SLUG, FILE = "[-a-zA-Z0-9_]+", r"claims\.(?P<extension>csv|json)$"
 urlpatterns = [
     path("claims/", views.claim_list, name="claim_list"),
     path("predictions/", prediction_pages.prediction_list, name="prediction_list"),
+    path("topics/", topic_pages.topic_list, name="topic_list"),
+    path("topics/<slug:slug>/", topic_pages.topic_detail, name="topic_detail"),
+    path("references/", reference_pages.reference_list, name="reference_list"),
+    path("references/<slug:slug>/", reference_pages.reference_detail, name="reference_detail"),
     path("claims/feed/", feeds.ClaimBrowserFeed(), name="claims_feed"),
     path(
         "claims/citations.<str:extension>",

@@ -32,6 +32,8 @@ def claim_detail(request, podcast_slug, episode_slug, number):
         attach_public_links([claim])
         url = request.build_absolute_uri(claim.get_absolute_url())
         context["citations"] = citations.formatted(citations.reference(claim, url))
+        context["topics"] = claim.topics.all()
+        context["references"] = claim.references_named.in_role_order()
     return render(request, "claims/claim_detail.html", context)
 
 

@@ -40,6 +40,10 @@ PAGE_PARAMETERS = {
     "episodes:podcast_list": (),
     "episodes:podcast_detail": ("page",),
     "claims:prediction_list": ("speaker", "podcast", "outcome"),
+    "claims:topic_list": (),
+    "claims:topic_detail": ("page",),
+    "claims:reference_list": ("kind", "role", "page"),
+    "claims:reference_detail": ("page",),
     # What machines read: feeds, citations, embeds, sitemaps.
     "claims:claims_feed": tuple(ClaimFilter.base_filters),
     "claims:browser_citations": (*ClaimFilter.base_filters, "page"),

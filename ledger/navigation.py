@@ -9,6 +9,8 @@ SECTIONS = (
     ("Speakers", "episodes:speaker_list", ("episodes:speaker_detail",)),
     ("Podcasts", "episodes:podcast_list", ("episodes:podcast_detail",)),
     ("Predictions", "claims:prediction_list", ()),
+    ("Topics", "claims:topic_list", ("claims:topic_detail",)),
+    ("References", "claims:reference_list", ("claims:reference_detail",)),
     ("Search evidence", "claims:claim_list", ()),
     ("Method", "method", ()),
     ("How the evidence works", "how_it_works", ()),

@@ -7,6 +7,7 @@ from django.views.generic import RedirectView, TemplateView
 
 from claims.choices import TYPE_MEANINGS
 from claims.sitemaps import SITEMAPS
+from claims.sitemaps import index as sitemap_index
 from claims.urls import record_pages
 from ledger import views
 
@@ -37,7 +38,7 @@ urlpatterns = [
     path("robots.txt", views.robots_txt, name="robots_txt"),
     path(
         "sitemap.xml",
-        sitemap_views.index,
+        sitemap_index,
         {"sitemaps": SITEMAPS, "sitemap_url_name": "sitemap_section"},
         name="sitemap",
     ),

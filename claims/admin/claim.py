@@ -13,6 +13,7 @@ from claims.admin.forms import ClaimForm, RetractForm
 from claims.admin.importing import ImportViews
 from claims.admin.inlines import ClaimRevisionInline
 from claims.admin.links import LinksFromClaimInline, LinksToClaimInline
+from claims.admin.subjects import ClaimReferenceInline
 from claims.counters import recount_claims
 from claims.history import PERMALINK_FIELDS
 from claims.models import Claim, ClaimStatus, Verification
@@ -41,9 +42,9 @@ class ClaimAdmin(ClaimColumns, ImportViews, admin.ModelAdmin):
     )
     list_select_related = ("episode", "speaker")
     search_fields = ("excerpt", "speaker__name")
-    autocomplete_fields = ("episode", "speaker")
+    autocomplete_fields = ("episode", "speaker", "topics")
     ordering = ("-episode__air_date", "episode_id", "number")
-    inlines = (LinksFromClaimInline, LinksToClaimInline, ClaimRevisionInline)
+    inlines = (ClaimReferenceInline, LinksFromClaimInline, LinksToClaimInline, ClaimRevisionInline)
     # No "unpublish": a published claim leaves the record only by retraction.
     actions = ("publish", "retract")
     list_per_page = 50
@@ -65,6 +66,7 @@ class ClaimAdmin(ClaimColumns, ImportViews, admin.ModelAdmin):
             (None, {"fields": first}),
             ("The words", {"fields": ("excerpt", "summary", "timestamp", "verbatim_check")}),
             ("Who said it", {"fields": ("attribution", "speaker", "unresolved_label")}),
+            ("What it is about", {"fields": ("topics",)}),
         ]
         if obj is not None and obj.status == ClaimStatus.PUBLISHED:
             fieldsets.append(

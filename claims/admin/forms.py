@@ -35,6 +35,7 @@ class ClaimForm(forms.ModelForm):
             "attribution",
             "speaker",
             "unresolved_label",
+            "topics",
         )
         widgets = {
             "excerpt": forms.Textarea(attrs={"rows": 4, "cols": 60}),

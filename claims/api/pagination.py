@@ -91,7 +91,7 @@ def facets(found) -> dict:
     counted = found.facets
     labelled = {
         name: [{"value": value, "label": label, "count": n} for value, label, n in counted[name]]
-        for name in ("speaker", "podcast", "attribution")
+        for name in ("speaker", "podcast", "attribution", "topic")
     }
     return {
         "sampled": counted["sampled"],
@@ -118,13 +118,22 @@ FACETS_SCHEMA = {
     "description": "As in the claims browser's sidebar: the claims each choice would show "
     "(the speakers with most claims only). `sampled`: counted among the 10000 most "
     "recently added matches.",
-    "required": ["sampled", "type", "speaker", "podcast", "attribution", "contradictions"],
+    "required": [
+        "sampled",
+        "type",
+        "speaker",
+        "podcast",
+        "attribution",
+        "topic",
+        "contradictions",
+    ],
     "properties": {
         "sampled": {"type": "boolean"},
         "type": _facet_schema("value", "count", "chosen"),
         "speaker": _facet_schema("value", "label", "count"),
         "podcast": _facet_schema("value", "label", "count"),
         "attribution": _facet_schema("value", "label", "count"),
+        "topic": _facet_schema("value", "label", "count"),
         "contradictions": {
             "type": "integer",
             "description": "The claims ?contradictions=only would show: those that contradict, "

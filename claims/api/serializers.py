@@ -6,7 +6,7 @@ from rest_framework import serializers
 
 from claims.choices import Relation
 from claims.citations import citation
-from claims.models import Attribution, ClaimType, Verification
+from claims.models import Attribution, ClaimType, ReferenceKind, Role, Verification
 
 
 def permalink(context, record) -> str:
@@ -82,7 +82,23 @@ VOUCHED_FOR = (
     "moment_url",
     "verification",
     "citation",
+    "topics",
+    "references",
 )
+
+
+class NamedReferenceSerializer(serializers.Serializer):
+    """A reference as a claim names it: which one, and how."""
+
+    role = serializers.ChoiceField(choices=Role.choices)
+    slug = serializers.SlugField(source="reference.slug")
+    title = serializers.CharField(source="reference.title")
+    kind = serializers.ChoiceField(choices=ReferenceKind.choices, source="reference.kind")
+    url = serializers.SerializerMethodField(help_text="The reference's page in the ledger.")
+
+    @extend_schema_field({"type": "string", "format": "uri"})
+    def get_url(self, named):
+        return permalink(self.context, named.reference)
 
 
 class ClaimSerializer(serializers.Serializer):
@@ -108,6 +124,8 @@ class ClaimSerializer(serializers.Serializer):
     moment_url = serializers.URLField(allow_null=True)
     verification = serializers.ChoiceField(choices=Verification.choices, allow_null=True)
     corrections = CorrectionSerializer(many=True, source="public_corrections")
+    topics = serializers.SerializerMethodField(help_text="The slugs of the claim's topics.")
+    references = NamedReferenceSerializer(many=True, source="references_named.all", allow_null=True)
     retraction = serializers.SerializerMethodField()
     citation = serializers.SerializerMethodField()
     links = LinkedClaimSerializer(
@@ -119,6 +137,10 @@ class ClaimSerializer(serializers.Serializer):
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_highlighted(self, claim):
         return None if claim.highlighted is None else str(claim.highlighted)
+
+    @extend_schema_field(serializers.ListField(child=serializers.SlugField(), allow_null=True))
+    def get_topics(self, claim):
+        return [topic.slug for topic in claim.topics.all()]
 
     @extend_schema_field(RetractionSerializer(allow_null=True))
     def get_retraction(self, claim):
@@ -202,6 +224,46 @@ class StatsSerializer(serializers.Serializer):
     episode_count = serializers.IntegerField()
     people_count = serializers.IntegerField()
     podcast_count = serializers.IntegerField()
+
+
+class TopicSerializer(serializers.Serializer):
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+    description = serializers.CharField()
+    url = PermalinkField()
+    claim_count = serializers.IntegerField(help_text="Published claims.")
+
+
+class TopicDetailSerializer(TopicSerializer):
+    claim_mix = TypeCountSerializer(many=True, help_text="Published claims per type, most first.")
+    people = SpeakerRefSerializer(many=True, help_text="The identified speakers, by name.")
+
+
+class RoleCountSerializer(serializers.Serializer):
+    role = serializers.ChoiceField(choices=Role.choices)
+    people_count = serializers.IntegerField(help_text="Distinct identified speakers.")
+    by_unresolved_voice = serializers.BooleanField(
+        help_text="Whether an unresolved voice (never counted as a person) named it so too."
+    )
+
+    def to_representation(self, naming):
+        return {
+            "role": str(naming.role),
+            "people_count": len(naming.people),
+            "by_unresolved_voice": naming.by_unresolved_voice,
+        }
+
+
+class ReferenceSerializer(serializers.Serializer):
+    slug = serializers.SlugField()
+    kind = serializers.ChoiceField(choices=ReferenceKind.choices)
+    title = serializers.CharField()
+    creator = serializers.CharField()
+    web_url = serializers.CharField(source="url", help_text="Where to find it; may be empty.")
+    url = PermalinkField()
+    people_count = serializers.IntegerField(help_text="Distinct identified speakers who named it.")
+    claim_count = serializers.IntegerField(help_text="Published claims that name it.")
+    roles = RoleCountSerializer(many=True, source="namings", help_text="How it was named.")
 
 
 class ErrorSerializer(serializers.Serializer):

@@ -3,7 +3,7 @@ from drf_spectacular.views import SpectacularJSONAPIView
 from rest_framework.decorators import api_view, schema
 from rest_framework.response import Response
 
-from claims.api import views
+from claims.api import subject_views, views
 from claims.api.errors import not_found
 
 app_name = "api"
@@ -35,6 +35,8 @@ def version_1(request):
             "episodes": link(reverse("api:episode-list")),
             "speakers": link(reverse("api:speaker-list")),
             "podcasts": link(reverse("api:podcast-list")),
+            "topics": link(reverse("api:topic-list")),
+            "references": link(reverse("api:reference-list")),
             "stats": link(reverse("api:stats")),
             "schema": link(reverse("api:schema")),
             "documentation": link(reverse("developers")),
@@ -62,6 +64,14 @@ urlpatterns = [
     path("v1/speakers/", views.SpeakerList.as_view(), name="speaker-list"),
     path("v1/speakers/<slug:slug>/", views.SpeakerDetail.as_view(), name="speaker-detail"),
     path("v1/podcasts/", views.PodcastList.as_view(), name="podcast-list"),
+    path("v1/topics/", subject_views.TopicList.as_view(), name="topic-list"),
+    path("v1/topics/<slug:slug>/", subject_views.TopicDetail.as_view(), name="topic-detail"),
+    path("v1/references/", subject_views.ReferenceList.as_view(), name="reference-list"),
+    path(
+        "v1/references/<slug:slug>/",
+        subject_views.ReferenceDetail.as_view(),
+        name="reference-detail",
+    ),
     path("v1/stats/", views.Stats.as_view(), name="stats"),
     path("v1/schema/", SpectacularJSONAPIView.as_view(api_version="v1"), name="schema"),
     # Anything else under /api/ is a JSON 404, even with DEBUG on. Only addresses that

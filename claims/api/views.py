@@ -28,6 +28,7 @@ from claims.public_record import (
     speakers_with_claim_counts,
     totals,
 )
+from claims.subjects import SUBJECTS, with_subjects
 from episodes.models import Episode, Podcast, Speaker
 
 ERRORS = {400: shapes.ErrorSerializer, 404: shapes.ErrorSerializer, 429: shapes.ErrorSerializer}
@@ -51,6 +52,7 @@ class ClaimList(GenericAPIView):
         if options["highlight"]:
             search.highlight(page, found.query)
         attach_public_links(page)
+        with_subjects(page)
         data = self.get_serializer(page, many=True).data
         return self.paginator.get_paginated_response(data, request, found)
 
@@ -62,7 +64,9 @@ class ClaimDetail(GenericAPIView):
 
     @extend_schema(summary="A claim by id", responses={200: shapes.ClaimSerializer, **ERRORS})
     def get(self, request, pk):
-        claim = get_object_or_404(Claim.objects.on_record().for_listing(), pk=pk)
+        claim = get_object_or_404(
+            Claim.objects.on_record().for_listing().prefetch_related(*SUBJECTS), pk=pk
+        )
         attach_public_links([claim])
         return Response(self.get_serializer(claim).data)
 
@@ -77,7 +81,10 @@ class ClaimAtNumber(GenericAPIView):
     )
     def get(self, request, podcast_slug, episode_slug, number):
         claim = get_object_or_404(
-            Claim.objects.on_record().for_listing().at_permalink(podcast_slug, episode_slug, number)
+            Claim.objects.on_record()
+            .for_listing()
+            .prefetch_related(*SUBJECTS)
+            .at_permalink(podcast_slug, episode_slug, number)
         )
         attach_public_links([claim])
         return Response(self.get_serializer(claim).data)
@@ -132,7 +139,7 @@ class EpisodeDetail(GenericAPIView):
             slug=slug,
         )
         claims = episode.claims.published()
-        episode.ledger = list(claims.for_listing().order_by("number"))
+        episode.ledger = list(claims.for_listing().prefetch_related(*SUBJECTS).order_by("number"))
         attach_public_links(episode.ledger)
         episode.claim_mix = claims.type_mix()
         people = {c.speaker_id: c.speaker for c in episode.ledger if c.is_identified}

@@ -1,7 +1,7 @@
 """The ledger as a file: import and export, in JSON or CSV.
 
 One format, two spellings (README: "Importing and exporting the ledger"). A
-file holds records of four kinds — podcasts, speakers, episodes and their
+file holds records of six kinds — podcasts, speakers, topics, references, episodes and their
 numbered claims — under the same field names in JSON and in CSV.
 
 Import reads the whole file, checks every record on its own, against the other

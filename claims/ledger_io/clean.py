@@ -10,6 +10,7 @@ from django.db import models
 
 from claims.ledger_io.formats import FIELDS, MAY_BE_BLANK, REQUIRED, Problem, Record, join
 from claims.ledger_io.links import clean_linked_claims
+from claims.ledger_io.subjects import clean_references, clean_topics
 from claims.predictions import clean_sources, parse_horizon
 from episodes.models import Speaker
 
@@ -22,6 +23,8 @@ _DIGITS = re.compile(r"^[0-9]+$")
 MAX_INTEGER = 2_147_483_647
 logger = logging.getLogger(__name__)
 _is_url = URLValidator(schemes=("http", "https"))
+# Fields whose value is a list (in JSON) or one item per line (in a CSV cell).
+LIST_FIELDS = ("links", "sources", "topics", "references")
 
 
 def clean_record(record: Record, problems: list[Problem]) -> dict | None:
@@ -66,27 +69,15 @@ def clean_value(kind: str, name: str, raw: object) -> object:
     """
     if name == "linked_claims":
         return clean_linked_claims(raw)
-    if isinstance(raw, dict) or (isinstance(raw, list) and name not in ("links", "sources")):
+    if isinstance(raw, dict) or (isinstance(raw, list) and name not in LIST_FIELDS):
         raise ValidationError("must be a single value, not a list or an object.")
     if raw is None:
         raw = ""
     if isinstance(raw, str) and "\x00" in raw:
         raise ValidationError("contains a NUL character, which cannot be stored.")
     model_field = FIELDS[kind][name]
-    if name == "links":
-        return clean_links(raw)
-    if name == "timestamp":
-        return clean_timestamp(raw)
-    if name == "number":
-        return clean_number(raw)
-    if name == "horizon":
-        if not isinstance(raw, str):
-            raise ValidationError(
-                f"must be a horizon written as text, “2027-03”, not {shown(raw)}."
-            )
-        return parse_horizon(raw)
-    if name == "sources":
-        return clean_sources(read_sources(raw))
+    if name in OWN_READERS:
+        return OWN_READERS[name](raw)
     if not isinstance(raw, str):
         if isinstance(model_field, models.DateField):
             raise ValidationError(
@@ -106,6 +97,12 @@ def clean_value(kind: str, name: str, raw: object) -> object:
     if raw == "" and not model_field.blank:
         return ""
     return model_field.clean(raw, None)
+
+
+def clean_horizon(raw: object):
+    if not isinstance(raw, str):
+        raise ValidationError(f"must be a horizon written as text, “2027-03”, not {shown(raw)}.")
+    return parse_horizon(raw)
 
 
 def whole_number(raw: object, what: str) -> int:
@@ -183,3 +180,15 @@ def clean_timestamp(raw: object) -> int | None:
     if seconds < 0:
         raise ValidationError("cannot be negative.")
     return seconds
+
+
+# Fields read by a function of their own, once past the checks every field gets.
+OWN_READERS = {
+    "links": clean_links,
+    "timestamp": clean_timestamp,
+    "number": clean_number,
+    "horizon": clean_horizon,
+    "sources": lambda raw: clean_sources(read_sources(raw)),
+    "topics": clean_topics,
+    "references": clean_references,
+}

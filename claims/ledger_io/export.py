@@ -2,6 +2,8 @@
 
 import csv
 import json
+from collections import defaultdict
+from dataclasses import dataclass, field
 
 from claims.ledger_io.formats import (
     CSV_COLUMNS,
@@ -12,15 +14,17 @@ from claims.ledger_io.formats import (
     escape_cell,
 )
 from claims.ledger_io.links import csv_cell, exported_links
-from claims.models import Claim
+from claims.models import Claim, ClaimReference
+from claims.references import ROLE_ORDER
 from episodes.models import Episode
 
 
 def export_document(*, podcast: str | None = None, episode: tuple[str, str] | None = None) -> dict:
     """The published ledger as a JSON-ready dict: all of it, one podcast's or one episode's.
 
-    `podcast` is a slug, `episode` a (podcast slug, episode slug) pair. Three
-    queries (the claims read in chunks, and their links), whatever the size of the ledger.
+    `podcast` is a slug, `episode` a (podcast slug, episode slug) pair. Five
+    queries (the claims read in chunks, their links, topics and references), whatever
+    the size of the ledger.
     """
     episodes = Episode.objects.published()
     if podcast:
@@ -40,13 +44,14 @@ def export_document(*, podcast: str | None = None, episode: tuple[str, str] | No
     )
     claims_by_episode = {episode.pk: [] for episode in episodes}
     speakers = {}
-    links = exported_links(claims)
+    linked = exported_links(claims)
+    subjects = subjects_of(claims)
     for claim in claims.iterator(chunk_size=2000):
         if claim.speaker_id:
             speakers[claim.speaker.slug] = claim.speaker
-        entry = claim_entry(claim)
-        if claim.pk in links:
-            entry["linked_claims"] = links[claim.pk]
+        entry = claim_entry(claim, subjects)
+        if claim.pk in linked:
+            entry["linked_claims"] = linked[claim.pk]
         claims_by_episode[claim.episode_id].append(entry)
     podcasts = {episode.podcast.slug: episode.podcast for episode in episodes}
     return {
@@ -54,6 +59,8 @@ def export_document(*, podcast: str | None = None, episode: tuple[str, str] | No
         "version": VERSION,
         "podcasts": [podcast_entry(p) for _, p in sorted(podcasts.items())],
         "speakers": [speaker_entry(s) for _, s in sorted(speakers.items())],
+        "topics": [topic_entry(t) for _, t in sorted(subjects.topics.items())],
+        "references": [reference_entry(r) for _, r in sorted(subjects.references.items())],
         "episodes": [episode_entry(e, claims_by_episode[e.pk]) for e in episodes],
     }
 
@@ -77,6 +84,44 @@ def speaker_entry(speaker):
     }
 
 
+def topic_entry(topic):
+    return {"slug": topic.slug, "name": topic.name, "description": topic.description}
+
+
+def reference_entry(reference):
+    return {
+        "slug": reference.slug,
+        "kind": reference.kind,
+        "title": reference.title,
+        "creator": reference.creator,
+        "url": reference.url,
+    }
+
+
+@dataclass
+class Subjects:
+    """The topics and references of the exported claims, and each claim's links to them."""
+
+    topics: dict = field(default_factory=dict)
+    references: dict = field(default_factory=dict)
+    topics_of: dict = field(default_factory=lambda: defaultdict(list))
+    references_of: dict = field(default_factory=lambda: defaultdict(list))
+
+
+def subjects_of(claims) -> Subjects:
+    """Two queries, whatever the number of claims."""
+    found = Subjects()
+    topic_links = Claim.topics.through.objects.filter(claim__in=claims.values("pk"))
+    for link in topic_links.select_related("topic").order_by("topic__slug"):
+        found.topics[link.topic.slug] = link.topic
+        found.topics_of[link.claim_id].append(link.topic.slug)
+    named = ClaimReference.objects.filter(claim__in=claims.values("pk")).select_related("reference")
+    for link in named.order_by(ROLE_ORDER, "reference__slug"):
+        found.references[link.reference.slug] = link.reference
+        found.references_of[link.claim_id].append({"role": link.role, "slug": link.reference.slug})
+    return found
+
+
 def episode_entry(episode, claims):
     return {
         "podcast": episode.podcast.slug,
@@ -92,7 +137,7 @@ def episode_entry(episode, claims):
     }
 
 
-def claim_entry(claim):
+def claim_entry(claim, links):
     entry = {
         "number": claim.number,
         "type": claim.type,
@@ -112,6 +157,11 @@ def claim_entry(claim):
             resolution_note=claim.resolution_note,
             sources=claim.resolution_sources,
         )
+    # Only claims that have some: the file stays as it was for the others.
+    if claim.pk in links.topics_of:
+        entry["topics"] = links.topics_of[claim.pk]
+    if claim.pk in links.references_of:
+        entry["references"] = links.references_of[claim.pk]
     return entry
 
 
@@ -137,12 +187,20 @@ def write_csv(document: dict, stream) -> None:
             cells["linked_claims"] = csv_cell(cells["linked_claims"])
         if isinstance(cells.get("sources"), list):
             cells["sources"] = "\n".join(f"{s['url']} {s['title']}" for s in cells["sources"])
+        if isinstance(cells.get("topics"), list):
+            cells["topics"] = "\n".join(cells["topics"])
+        if isinstance(cells.get("references"), list):
+            cells["references"] = "\n".join(f"{r['role']} {r['slug']}" for r in cells["references"])
         return ["" if cells.get(name) is None else escape_cell(cells[name]) for name in columns]
 
     for podcast in document["podcasts"]:
         writer.writerow(row("podcast", podcast))
     for speaker in document["speakers"]:
         writer.writerow(row("speaker", speaker))
+    for topic in document.get("topics", []):
+        writer.writerow(row("topic", topic))
+    for reference in document.get("references", []):
+        writer.writerow(row("reference", reference))
     for episode in document["episodes"]:
         writer.writerow(row("episode", {k: v for k, v in episode.items() if k != "claims"}))
         for claim in episode["claims"]:

@@ -1,21 +1,24 @@
 """The ledger file's records and fields, and what is wrong with a file (README: "Importing and
 exporting the ledger").
 
-One format, two spellings: a file holds records of four kinds — podcasts, speakers,
-episodes and their numbered claims — under the same field names in JSON and in CSV.
+One format, two spellings: a file holds records of six kinds — podcasts, speakers,
+topics, references, episodes and their numbered claims — under the same field names
+in JSON and in CSV.
 """
 
 from dataclasses import dataclass
 
-from claims.models import Claim
+from claims.models import Claim, Reference, Topic
 from episodes.models import Episode, Podcast, Speaker, Transcript
 
 FORMAT = "evidence-ledger"
 VERSION = 1
-KINDS = ("podcast", "speaker", "episode", "claim")
+KINDS = ("podcast", "speaker", "topic", "reference", "episode", "claim")
 PLURALS = {
     "podcast": "podcasts",
     "speaker": "speakers",
+    "topic": "topics",
+    "reference": "references",
     "episode": "episodes",
     "claim": "claims",
     # Not a record of its own: a claim's linked_claims, counted apart in an import's report.
@@ -37,6 +40,18 @@ FIELDS = {
         "name": Speaker._meta.get_field("name"),
         "description": Speaker._meta.get_field("description"),
         "links": None,
+    },
+    "topic": {
+        "slug": Topic._meta.get_field("slug"),
+        "name": Topic._meta.get_field("name"),
+        "description": Topic._meta.get_field("description"),
+    },
+    "reference": {
+        "slug": Reference._meta.get_field("slug"),
+        "kind": Reference._meta.get_field("kind"),
+        "title": Reference._meta.get_field("title"),
+        "creator": Reference._meta.get_field("creator"),
+        "url": Reference._meta.get_field("url"),
     },
     "episode": {
         "podcast": Podcast._meta.get_field("slug"),
@@ -72,6 +87,10 @@ FIELDS = {
         # [{"relation", "claim": "podcast/episode/number", "note"}] (claims/ledger_io/links.py);
         # in a CSV cell, one "relation podcast/episode/number note" per line.
         "linked_claims": None,
+        # Topic slugs; in a CSV cell, one per line.
+        "topics": None,
+        # [{"role", "slug"}] of the references it names; in a CSV cell, one "role slug" per line.
+        "references": None,
     },
 }
 # Fields a record of each kind must have (a claim's speaker may be empty, for an
@@ -79,6 +98,8 @@ FIELDS = {
 REQUIRED = {
     "podcast": ("slug", "name"),
     "speaker": ("slug", "name"),
+    "topic": ("slug", "name"),
+    "reference": ("slug", "kind", "title"),
     "episode": ("podcast", "slug", "title", "air_date", "original_url"),
     "claim": ("podcast", "episode", "number", "type", "excerpt", "speaker"),
 }
@@ -120,6 +141,15 @@ CSV_COLUMNS = (
     "feed_url",
     "links",
     "transcript",
+    # Topics and references: their rows name themselves in "topic" and "reference";
+    # a claim's row lists its own in "topics" and "references".
+    "topic",
+    "reference",
+    "kind",
+    "creator",
+    "url",
+    "topics",
+    "references",
 )
 
 

@@ -14,6 +14,12 @@ from claims.history import ClaimChange, tracked_state
 from claims.ledger_io.clean import clean_record
 from claims.ledger_io.formats import KINDS, PLURALS, Problem, join
 from claims.ledger_io.links import plan_links
+from claims.ledger_io.subjects import (
+    changed_links,
+    load_subjects,
+    plan_subjects,
+    unknown_subjects,
+)
 from claims.models import Attribution, Claim, ClaimStatus
 from claims.predictions import UNRESOLVED_STATE
 from episodes.models import Episode, Podcast, Speaker
@@ -98,8 +104,10 @@ class Plan:
             if done % BATCH_SIZE == 0 or done == total:
                 self.progress("Checking", done, total)
         self.load_ledger()
+        load_subjects(self)
         self.plan_podcasts()
         self.plan_speakers()
+        plan_subjects(self)
         self.plan_episodes()
         self.plan_claims()
         plan_links(self)
@@ -200,7 +208,8 @@ class Plan:
     def plan_claims(self):
         for key, values in self.incoming["claim"].items():
             where = self.where["claim"][key]
-            if self.unknown_references(key, values, where):
+            # Both asked, so that every unknown record is reported.
+            if self.unknown_references(key, values, where) | unknown_subjects(self, values, where):
                 continue
             episode = self.episodes.get(key[:2])
             current = self.claims.get((episode.pk, key[2])) if episode else None
@@ -215,13 +224,16 @@ class Plan:
                 self.problems.append(
                     Problem(where, "" if field_name == NON_FIELD_ERRORS else field_name, message)
                 )
+            links = changed_links(self, key, values, current)
             if current is None:
                 self.to_create["claim"].append((values, change))
                 self.report.created["claim"] += 1
-            elif change.changes:
-                self.to_update["claim"].append((current, values, change))
+            elif change.changes or links:
+                if change.changes:
+                    self.to_update["claim"].append((current, values, change))
                 self.report.updated["claim"] += 1
-                self.report.changes.append(f"claim {describe_key(key)}: {join(change.changes)}")
+                changed = join([*change.changes, *links])
+                self.report.changes.append(f"claim {describe_key(key)}: {changed}")
             else:
                 self.report.unchanged["claim"] += 1
 
@@ -335,7 +347,7 @@ def record_key(kind, values):
     """How a record is matched with the ledger: by slug, podcast and slug, or episode and number."""
     get = values.get
     clean = {name: str(get(name) or "").strip() for name in ("slug", "podcast", "episode")}
-    if kind in ("podcast", "speaker"):
+    if kind in ("podcast", "speaker", "topic", "reference"):
         return clean["slug"]
     if kind == "episode":
         return (clean["podcast"], clean["slug"])

@@ -35,7 +35,7 @@ def read_records(text: str, file_format: str) -> tuple[list[Record], list[Proble
 def read_json(text: str) -> tuple[list[Record], list[Problem]]:
     document = parse_json(text)
     problems = []
-    known = {"format", "version", "podcasts", "speakers", "episodes"}
+    known = {"format", "version", *(PLURALS[kind] for kind in KINDS)} - {"claims"}
     for key in document:
         if key not in known:
             problems.append(Problem(key, "", f"unknown key (expected {join(sorted(known))})."))
@@ -44,7 +44,7 @@ def read_json(text: str) -> tuple[list[Record], list[Problem]]:
             Problem("format", "", f'this reads "format": "{FORMAT}", "version": {VERSION} only.')
         )
     records = []
-    for kind in ("podcast", "speaker", "episode"):
+    for kind in ("podcast", "speaker", "topic", "reference", "episode"):
         allowed = set(FIELDS[kind]) | ({"claims"} if kind == "episode" else set())
         for where, entry in json_entries(document, PLURALS[kind], problems):
             raw = json_fields(entry, where, allowed, problems)
@@ -145,7 +145,7 @@ def csv_header(rows):
     if "record" not in header or unknown:
         message = "the header row must name the columns"
         if "record" not in header:
-            message += "; the column “record” (podcast, speaker, episode or claim) is missing"
+            message += f"; the column “record” ({join(KINDS)}) is missing"
         if unknown:
             message += f"; unknown columns: {join(unknown)}"
         raise LedgerFileError(Problem("row 1", "", f"{message}. Columns: {join(CSV_COLUMNS)}."))

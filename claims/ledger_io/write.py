@@ -10,9 +10,10 @@ from claims.history import (
     TRACKED_FIELDS,
     ClaimChange,
 )
-from claims.ledger_io.links import write_links
+from claims.ledger_io.links import write_links as write_linked_claims
 from claims.ledger_io.plan import BATCH_SIZE, Plan
-from claims.models import Claim, ClaimRevision
+from claims.ledger_io.subjects import write_links as write_topics_and_references
+from claims.models import Claim, ClaimRevision, Reference, Topic
 from claims.predictions import sync_source_records
 from episodes.models import Episode, Podcast, Speaker, Transcript
 
@@ -30,6 +31,8 @@ def write_plan(plan: Plan) -> None:
     """Write what `plan` found to create and update: a few queries per batch of claims."""
     write_records(plan, "podcast", Podcast, {})
     write_records(plan, "speaker", Speaker, {})
+    write_records(plan, "topic", Topic, {})
+    write_records(plan, "reference", Reference, {})
     new_episodes = write_records(
         plan, "episode", Episode, {"podcast": lambda values: plan.podcasts[values["podcast"]]}
     )
@@ -51,12 +54,13 @@ def write_plan(plan: Plan) -> None:
         for claim, change in zip(created + updated, changes, strict=True)
     ]
     ClaimRevision.objects.bulk_create(revisions, batch_size=BATCH_SIZE)
-    write_links(plan)
+    write_linked_claims(plan)
     sync_source_records(
         claim
         for claim, change in zip(created + updated, changes, strict=True)
         if "resolution_sources" in change.changes
     )
+    write_topics_and_references(plan)
     counters.recount_episodes({claim.episode_id for claim in created + updated} | new_episodes)
     counters.recount_speakers(
         {claim.speaker_id for claim in created + updated}
@@ -82,7 +86,13 @@ def write_records(plan: Plan, kind: str, model, relations: dict) -> set[int]:
     if kind == "episode":
         transcripts = [obj.transcript for obj in objects if obj.transcript.text]
         Transcript.objects.bulk_create(transcripts, batch_size=BATCH_SIZE)
-    known = {"podcast": plan.podcasts, "speaker": plan.speakers, "episode": plan.episodes}[kind]
+    known = {
+        "podcast": plan.podcasts,
+        "speaker": plan.speakers,
+        "topic": plan.topics,
+        "reference": plan.references,
+        "episode": plan.episodes,
+    }[kind]
     for obj in objects:
         known[(obj.podcast.slug, obj.slug) if kind == "episode" else obj.slug] = obj
     for obj, values, changed in plan.to_update[kind]:

@@ -34,7 +34,8 @@ def test_claims_list_query_count(client, ledger, django_assert_num_queries):
     # 3. the type facet, which is in use, over the claims every other filter allows
     # 4. the page of claims with their episodes, podcasts and speakers
     # 5. their public links, with the claims at the other end (claims/links.py)
-    with django_assert_num_queries(5):
+    # 6. and 7. their topics, and the references they name
+    with django_assert_num_queries(7):
         get(client, "/api/v1/claims/?type=prediction&page_size=5")
 
 
@@ -53,24 +54,27 @@ def test_claims_list_with_every_filter_query_count(client, ledger, django_assert
     # 10. the page of ranked claims with their episodes, podcasts and speakers
     # 11. the highlighted excerpts of that page
     # 12. the page's public links
-    with django_assert_num_queries(12):
+    # 13. and 14. their topics, and the references they name
+    with django_assert_num_queries(14):
         get(client, path)
 
 
 def test_claims_list_next_page_query_count(client, ledger, django_assert_num_queries):
     next_page = get(client, "/api/v1/claims/?page_size=2").json()["next"]
-    # the ledger's version, the count with every facet, the page after the cursor, its links
-    with django_assert_num_queries(4):
+    # the ledger's version, the count with every facet, the page after the cursor, its
+    # links, its claims' topics and the references they name
+    with django_assert_num_queries(6):
         get(client, next_page)
 
 
 def test_claim_detail_query_count(client, ledger, django_assert_num_queries):
     claim = Claim.objects.published().first()
     by_number = "/api/v1" + claim.get_absolute_url()
-    # the ledger's version; the claim with its episode, podcast and speaker; its public links
-    with django_assert_num_queries(3):
+    # the ledger's version; the claim with its episode, podcast and speaker; its public
+    # links; its topics; the references it names
+    with django_assert_num_queries(5):
         get(client, f"/api/v1/claims/{claim.pk}/")
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(5):
         get(client, by_number)
 
 
@@ -80,8 +84,9 @@ def test_episode_detail_query_count(client, ledger, django_assert_num_queries):
     # 2. the episode with its podcast
     # 3. its published claims with their speakers
     # 4. the public links of those claims
-    # 5. its claim mix
-    with django_assert_num_queries(5):
+    # 5. and 6. their topics, and the references they name
+    # 7. its claim mix
+    with django_assert_num_queries(7):
         get(client, f"/api/v1/episodes/{episode.podcast.slug}/{episode.slug}/")
 
 
@@ -118,7 +123,8 @@ def test_stats_query_count(client, ledger, django_assert_num_queries):
 @pytest.mark.parametrize("path", ["/claims.csv", "/claims.json?q=exact&type=evaluation"])
 def test_download_query_count(client, ledger, django_assert_num_queries, path):
     # the ledger's version; with a search, the count that decides whether to rank, with
-    # its facets, and the type facet (in use); every claim, in batches
-    with django_assert_num_queries(4 if "q=" in path else 2):
+    # its facets, and the type facet (in use); every claim, in batches, each batch
+    # with its claims' topics and the references they name
+    with django_assert_num_queries(6 if "q=" in path else 4):
         response = get(client, path)
         b"".join(response.streaming_content)

@@ -27,6 +27,11 @@ PUBLIC_PAGES = {
     "claim permalink contradicted by another": EXAMPLE + "claims/1/",
     "speaker whose positions moved": "/speakers/ben-sample/",
     "claims in a contradiction": "/claims/?contradictions=only",
+    "claim permalink with topics and references": "/episodes/example-show/books-on-the-desk/claims/2/",
+    "topic list": "/topics/",
+    "topic": "/topics/testing/",
+    "reference list": "/references/?kind=book&role=bogus",
+    "reference": "/references/the-careful-deploy/",
     "method": "/method/",
     "how the evidence works": "/how-the-evidence-works/",
 }

@@ -21,6 +21,9 @@ def claim_change_form(claim, **fields):
         # The linked claims inlines', both ways, with no link.
         **links_formset("links_from", []),
         **links_formset("links_to", []),
+        # The named references inline's, for a claim that names none.
+        "references_named-TOTAL_FORMS": 0,
+        "references_named-INITIAL_FORMS": 0,
         **fields,
     }
 

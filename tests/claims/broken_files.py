@@ -121,11 +121,13 @@ BROKEN_FILES = [
             "row 1",
             "",
             "the header row must name the columns; the column “record” (podcast, "
-            "speaker, episode or claim) is missing. Columns: record, podcast, episode, number, "
+            "speaker, topic, reference, episode, claim) is missing. Columns: record, podcast, "
+            "episode, number, "
             "speaker, type, excerpt, unresolved_label, timestamp, summary, status, "
             "retraction_reason, correction_note, horizon, resolution, resolved_on, "
             "resolution_note, sources, linked_claims, name, title, air_date, original_url, "
-            "audio_url, description, website_url, feed_url, links, transcript.",
+            "audio_url, description, website_url, feed_url, links, transcript, topic, "
+            "reference, kind, creator, url, topics, references.",
         ),
     ),
     (
@@ -145,7 +147,12 @@ BROKEN_FILES = [
         "json-unknown-key",
         "l.json",
         b'{"podcast": []}',
-        ("podcast", "", "unknown key (expected episodes, format, podcasts, speakers, version)."),
+        (
+            "podcast",
+            "",
+            "unknown key (expected episodes, format, podcasts, references, speakers, topics, "
+            "version).",
+        ),
     ),
     (
         "json-version",
@@ -163,8 +170,8 @@ BROKEN_FILES = [
             CLAIM,
             "speakr",
             "unknown field (expected correction_note, excerpt, horizon, linked_claims, number, "
-            "resolution, resolution_note, resolved_on, retraction_reason, sources, speaker, "
-            "status, summary, timestamp, type, unresolved_label).",
+            "references, resolution, resolution_note, resolved_on, retraction_reason, sources, "
+            "speaker, status, summary, timestamp, topics, type, unresolved_label).",
         ),
     ),
     (
@@ -189,7 +196,11 @@ BROKEN_FILES = [
         "csv-kind",
         "l.csv",
         csv_rows("clam,example-show,pilot,1,ada-example,belief,Words."),
-        ("row 2", "record", "“clam” is not one of podcast, speaker, episode, claim."),
+        (
+            "row 2",
+            "record",
+            "“clam” is not one of podcast, speaker, topic, reference, episode, claim.",
+        ),
     ),
     # Wrong types and values out of range, as PostgreSQL would refuse them.
     (

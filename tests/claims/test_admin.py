@@ -426,10 +426,12 @@ def test_saving_a_claim_in_the_admin_reads_it_once_and_writes_it_with_its_histor
         response = editor_client.post(url, claim_change_form(claim, summary="A new summary."))
 
     # Savepoints aside: session, user, the claim with its episode and speaker, the
-    # editor's permissions (2), the speaker the form chose, the claim as stored (once, for the form,
-    # clean() and save()), the episode's transcript (for the verbatim check), the speaker exists, four check constraints, the claim's
-    # update, the ledger's version, the revision, the content type and the admin log.
+    # editor's permissions (2), the speaker the form chose, the claim as stored (once,
+    # for the form, clean() and save()), the episode's transcript (for the verbatim
+    # check), the speaker exists, four check constraints, the claim's update, the
+    # ledger's version, the revision, the content type and the admin log; the claim's
+    # topics (left as they were) and its named references (the inline).
     queries = [q["sql"] for q in captured if "SAVEPOINT" not in q["sql"]]
     assert response.status_code == 302
-    assert len(queries) == 18
+    assert len(queries) == 20
     assert sum(q.startswith('SELECT "claims_claim"."number"') for q in queries) == 1

@@ -53,7 +53,10 @@ def test_checking_a_sound_file_shows_the_report_and_writes_nothing(editor_client
     html = response.content.decode()
 
     assert response.status_code == 200
-    assert "The file is sound. Created: 1 podcast, 2 speakers, 1 episode, 4 claims, 1 link." in html
+    assert (
+        "The file is sound. Created: 1 podcast, 2 speakers, 1 topic, 1 reference, 1 episode, "
+        "4 claims, 1 link." in html
+    )
     assert 'value="Import ex.csv"' in html
     assert Claim.objects.count() == 0
 

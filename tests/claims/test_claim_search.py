@@ -112,6 +112,8 @@ def test_facets_count_exactly_what_each_choice_shows(ledger):
         "due": [("no_horizon", "No horizon stated", 2)],
         # Claims in a contradiction: none here.
         "contradictions": 0,
+        # No claim here has a topic.
+        "topic": [],
     }
     for claim_type, count, _ in found.facets["type"]:
         assert searched(f"q=rates&type={claim_type}").count == count

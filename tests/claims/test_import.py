@@ -38,7 +38,9 @@ def record_counts():
 def test_the_json_example_creates_its_podcast_speakers_episode_and_claims(tmp_path):
     out, _ = run_import(tmp_path, (EXAMPLES / "ledger-example.json").read_bytes(), "example.json")
 
-    assert "Created: 1 podcast, 2 speakers, 1 episode, 4 claims, 1 link." in out
+    assert (
+        "Created: 1 podcast, 2 speakers, 1 topic, 1 reference, 1 episode, 4 claims, 1 link." in out
+    )
     episode = Episode.objects.get(podcast__slug="example-show", slug="on-keeping-receipts")
     assert episode.title == "On Keeping Receipts"
     assert [(c.number, c.voice, c.status) for c in episode.claims.order_by("number")] == [
@@ -55,7 +57,10 @@ def test_the_csv_example_holds_the_same_ledger_as_the_json_example(tmp_path):
 
     out, _ = run_import(tmp_path, (EXAMPLES / "ledger-example.csv").read_bytes(), "example.csv")
 
-    assert "Unchanged: 1 podcast, 2 speakers, 1 episode, 4 claims, 1 link." in out
+    assert (
+        "Unchanged: 1 podcast, 2 speakers, 1 topic, 1 reference, 1 episode, 4 claims, 1 link."
+        in out
+    )
     assert ledger_rows() == from_json
 
 
@@ -275,7 +280,7 @@ def test_a_csv_without_a_record_column_gets_a_clear_error(tmp_path):
 
     assert stderr.startswith(
         "  row 1: the header row must name the columns; the column “record” (podcast, speaker, "
-        "episode or claim) is missing. Columns: record, podcast, episode,"
+        "topic, reference, episode, claim) is missing. Columns: record, podcast, episode,"
     )
 
 

@@ -47,7 +47,7 @@ def test_load_demo_reports_what_is_public(db):
 
     call_command("load_demo", stdout=out)
 
-    assert "Demo ledger ready: 32 published claims in 4 published episodes." in out.getvalue()
+    assert "Demo ledger ready: 36 published claims in 5 published episodes." in out.getvalue()
 
 
 def test_load_demo_writes_through_the_importer_and_its_history(demo):
@@ -63,3 +63,14 @@ def test_the_demo_files_are_ledger_files_the_import_command_reads(db, name):
     call_command("import_ledger", DEMO_DIR / name, "--dry-run", stdout=out)
 
     assert "Nothing would be written: this was a dry run." in out.getvalue()
+
+
+def test_the_demo_shows_topics_and_references(client, demo):
+    topics = client.get("/topics/").content.decode()
+    references = client.get("/references/").content.decode()
+
+    assert '<a href="/topics/testing/">Testing</a>' in topics
+    assert "Recommended by 2 people · mentioned by 1" in references
+    assert "Used by 1 person · criticised by an unresolved voice" in references
+    # Named only in a draft claim.
+    assert "Dates Are Promises" not in references

@@ -21,7 +21,7 @@ def readme_examples():
 
 
 def test_the_readme_shows_an_example_for_each_kind_of_search():
-    assert len(readme_examples()) == 11
+    assert len(readme_examples()) == 12
 
 
 @pytest.mark.parametrize("example", readme_examples())

@@ -7,7 +7,7 @@ import pytest
 from lxml import etree
 from protego import Protego
 
-from claims.models import Attribution
+from claims.models import Attribution, ClaimReference, Reference, Topic
 from claims.sitemaps import ClaimSitemap
 from episodes.models import Status
 from tests.factories import make_claim, make_episode, make_ledger, make_podcast, make_speaker
@@ -92,6 +92,28 @@ def test_drafts_and_retractions_are_absent(client, ledger):
         assert f"/speakers/{slug}/" not in listed
 
 
+def test_topics_and_references_with_public_claims_are_listed(client, ledger):
+    public = ledger[3]
+    listed, hidden = (
+        Topic.objects.create(name="Listed", slug="listed"),
+        Topic.objects.create(name="Hidden", slug="hidden"),
+    )
+    public.topics.add(listed)
+    make_claim(ledger[1], status=Status.DRAFT).topics.add(hidden)
+    book = Reference.objects.create(kind="book", title="A Book", slug="a-book")
+    ClaimReference.objects.create(claim=public, reference=book)
+
+    index = valid_xml(client.get("/sitemap.xml"))
+    urls = every_listed_url(client)
+
+    sections = [local(url) for url in index.xpath("//s:sitemap/s:loc/text()", namespaces=NS)]
+    assert sections[-2:] == ["/sitemap-topics.xml", "/sitemap-references.xml"]
+    assert "http://testserver/topics/listed/" in urls
+    assert "http://testserver/references/a-book/" in urls
+    assert "http://testserver/topics/hidden/" not in urls
+    assert {"http://testserver/topics/", "http://testserver/references/"} <= set(urls)
+
+
 def test_a_large_section_is_split_into_pages(client, ledger, monkeypatch):
     for _ in range(4):
         make_claim(ledger[1], ledger[2])
@@ -99,24 +121,29 @@ def test_a_large_section_is_split_into_pages(client, ledger, monkeypatch):
 
     index = valid_xml(client.get("/sitemap.xml"))
     sections = [local(url) for url in index.xpath("//s:sitemap/s:loc/text()", namespaces=NS)]
-    assert sections[-3:] == [
+    claims = [section for section in sections if section.startswith("/sitemap-claims")]
+    assert claims == [
         "/sitemap-claims.xml",
         "/sitemap-claims.xml?p=2",
         "/sitemap-claims.xml?p=3",
     ]
-    pages = [valid_xml(client.get(url)) for url in sections[-3:]]
+    pages = [valid_xml(client.get(url)) for url in claims]
     counts = [len(page.xpath("//s:url", namespaces=NS)) for page in pages]
     assert counts == [2, 2, 2]
 
 
 @pytest.mark.parametrize("size", [(2, 3, 2), (8, 12, 5)], ids=["small", "larger"])
 def test_query_counts_stay_constant(client, size, django_assert_num_queries):
-    make_ledger(*size)
+    ledger = make_ledger(*size)
+    for claim in ledger.episodes[0].claims.all():
+        claim.topics.add(Topic.objects.get_or_create(name="Testing", slug="testing")[0])
+        book = Reference.objects.get_or_create(kind="book", title="A Book", slug="a-book")[0]
+        ClaimReference.objects.create(claim=claim, reference=book)
     # the ledger's version (page cache); then per section of records a count for the
     # paginator and the latest lastmod (the pages section needs neither)
-    with django_assert_num_queries(1 + 4 * 2):
+    with django_assert_num_queries(1 + 6 * 2):
         client.get("/sitemap.xml")
-    for section in ("episodes", "speakers", "podcasts", "claims"):
+    for section in ("episodes", "speakers", "podcasts", "claims", "topics", "references"):
         # the ledger's version; the paginator's count; the page of records
         with django_assert_num_queries(3):
             client.get(f"/sitemap-{section}.xml")

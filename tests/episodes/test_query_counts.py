@@ -101,7 +101,9 @@ def test_claim_permalink_query_count(client, ledger, django_assert_num_queries):
     # the ledger's version, for the page cache key and ETag; then
     # 1. the claim with its episode, podcast and speaker
     # 2. its public links, with the claims at the other end
-    with django_assert_num_queries(3):
+    # 3. its topics
+    # 4. the references it names, with each reference
+    with django_assert_num_queries(5):
         response = client.get(url)
     assert response.status_code == 200
 

@@ -1,0 +1,126 @@
+"""Named references: the books, papers, tools and sites people mention, and how.
+
+A claim names a reference in a role (it recommends, uses, criticises or merely
+mentions it) through a ClaimReference; a claim may name one reference in two
+roles, never twice in the same one.
+"""
+
+from django.db import models
+from django.db.models import Case, Count, IntegerField, Q, QuerySet, Value, When
+from django.urls import reverse
+
+from claims.querysets import public_q
+from episodes.web import WebURLField, web_url_or_blank
+from ledger.models import RecordQuerySet
+
+
+class ReferenceKind(models.TextChoices):
+    BOOK = "book", "book"
+    PAPER = "paper", "paper"
+    TOOL = "tool", "tool or product"
+    COMPANY = "company", "company"
+    WEBSITE = "website", "website"
+    OTHER = "other", "other"
+
+
+class Role(models.TextChoices):
+    RECOMMENDS = "recommends", "recommends"
+    USES = "uses", "uses"
+    CRITICISES = "criticises", "criticises"
+    MENTIONS = "mentions", "mentions"
+
+
+# How a role reads after "…by": "Recommended by 3 people".
+ROLE_PAST = {
+    Role.RECOMMENDS: "recommended",
+    Role.USES: "used",
+    Role.CRITICISES: "criticised",
+    Role.MENTIONS: "mentioned",
+}
+
+
+# Roles in the order pages list them, as an expression to order by.
+ROLE_ORDER = Case(
+    *(When(role=role, then=Value(place)) for place, role in enumerate(Role.values)),
+    output_field=IntegerField(),
+)
+
+
+class ReferenceQuerySet(RecordQuerySet):
+    def with_public_counts(self, role: str | None = None) -> QuerySet["Reference"]:
+        """References named by at least one public claim (in `role`, if given), annotated
+        with `people_count` (distinct identified speakers) and `claim_count`."""
+        condition = public_q(prefix="named_in__claim__")
+        if role:
+            condition &= Q(named_in__role=role)
+        return self.filter(condition).annotate(
+            # Unresolved voices have no speaker, and COUNT skips the NULLs.
+            people_count=Count("named_in__claim__speaker", distinct=True),
+            claim_count=Count("named_in__claim", distinct=True),
+        )
+
+
+class ClaimReferenceQuerySet(RecordQuerySet):
+    def in_role_order(self) -> QuerySet["ClaimReference"]:
+        """With their references, by role (recommends first), then by title."""
+        return self.select_related("reference").order_by(ROLE_ORDER, "reference__title")
+
+
+class Reference(models.Model):
+    kind = models.CharField(max_length=10, choices=ReferenceKind.choices)
+    title = models.CharField(max_length=300, help_text="“The Careful Deploy”, “pytest”.")
+    creator = models.CharField(
+        max_length=200, blank=True, help_text="Optional: its author, maker or publisher."
+    )
+    url = WebURLField(
+        "web address", max_length=500, blank=True, help_text="Optional: where readers find it."
+    )
+    slug = models.SlugField(
+        max_length=100, unique=True, help_text="Its address: /references/<slug>/. Never reused."
+    )
+
+    objects = ReferenceQuerySet.as_manager()
+
+    class Meta:
+        ordering = ("title",)
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind__in=ReferenceKind.values), name="reference_kind_valid"
+            ),
+            models.CheckConstraint(condition=web_url_or_blank("url"), name="reference_url_web"),
+        ]
+
+    def __str__(self):
+        return f"{self.title} ({self.creator})" if self.creator else self.title
+
+    def get_absolute_url(self):
+        return reverse("claims:reference_detail", kwargs={"slug": self.slug})
+
+
+class ClaimReference(models.Model):
+    claim = models.ForeignKey(
+        "claims.Claim", on_delete=models.CASCADE, related_name="references_named"
+    )
+    reference = models.ForeignKey(Reference, on_delete=models.PROTECT, related_name="named_in")
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.MENTIONS)
+
+    objects = ClaimReferenceQuerySet.as_manager()
+
+    class Meta:
+        ordering = ("claim", "reference", "role")
+        verbose_name = "named reference"
+        constraints = [
+            models.UniqueConstraint(
+                fields=("claim", "reference", "role"), name="claim_reference_role_unique"
+            ),
+            models.CheckConstraint(
+                condition=Q(role__in=Role.values), name="claim_reference_role_valid"
+            ),
+        ]
+        indexes = [
+            # A reference's page and /references/: the claims that name each reference.
+            models.Index(fields=("reference", "role"), name="claim_reference_by_reference"),
+        ]
+
+    def __str__(self):
+        return f"{self.get_role_display()} {self.reference}"

@@ -1,0 +1,231 @@
+"""Named references: /references/, each reference's page, and the permalink's list."""
+
+import pytest
+from django.db import IntegrityError, transaction
+
+from claims.models import Attribution, ClaimReference, Reference, Role
+from episodes.models import Status
+from tests.factories import make_claim, make_episode, make_ledger, make_speaker
+
+pytestmark = pytest.mark.django_db
+
+
+def reference(title="The Careful Deploy", slug="the-careful-deploy", **fields):
+    fields = {"kind": "book", "creator": "Ada Example", **fields}
+    return Reference.objects.create(title=title, slug=slug, **fields)
+
+
+def named(claim, ref, role=Role.RECOMMENDS):
+    ClaimReference.objects.create(claim=claim, reference=ref, role=role)
+    return claim
+
+
+def test_recommended_by_counts_distinct_people(client):
+    book = reference()
+    ada, ben, cy = (make_speaker() for _ in range(3))
+    # Ada recommends it twice: she is one person.
+    for speaker in (ada, ada, ben, cy):
+        named(make_claim(speaker=speaker), book)
+    named(make_claim(speaker=ben), book, Role.MENTIONS)
+
+    html = client.get("/references/").content.decode()
+
+    assert "Recommended by 3 people · mentioned by 1" in html
+
+
+def test_unresolved_voices_are_never_counted_as_people(client):
+    book = reference()
+    named(make_claim(), book)
+    named(make_claim(attribution=Attribution.UNRESOLVED), book)
+    named(make_claim(attribution=Attribution.UNRESOLVED), book, Role.CRITICISES)
+
+    html = client.get("/references/").content.decode()
+
+    assert (
+        "Recommended by 1 person and an unresolved voice · criticised by an unresolved voice"
+        in html
+    )
+
+
+def test_drafts_are_not_counted(client):
+    book = reference()
+    named(make_claim(), book)
+    named(make_claim(status=Status.DRAFT), book)
+    named(make_claim(episode=make_episode(status=Status.DRAFT)), book)
+
+    assert "Recommended by 1 person<" in client.get("/references/").content.decode()
+
+
+def test_a_reference_named_only_in_drafts_is_not_listed_and_has_no_page(client):
+    named(make_claim(status=Status.DRAFT), reference("Hidden Notes", "hidden-notes"))
+
+    assert "Hidden Notes" not in client.get("/references/").content.decode()
+    assert client.get("/references/hidden-notes/").status_code == 404
+
+
+def test_the_list_names_the_people_who_named_it(client):
+    named(make_claim(speaker=make_speaker(name="Ben Sample", slug="ben-sample")), reference())
+
+    html = client.get("/references/").content.decode()
+
+    assert 'Named by <a href="/speakers/ben-sample/">Ben Sample</a>' in html
+
+
+def test_the_list_puts_the_most_named_first(client):
+    once, twice = reference("Once", "once"), reference("Twice", "twice")
+    named(make_claim(), once)
+    named(make_claim(), twice)
+    named(make_claim(), twice)
+
+    html = client.get("/references/").content.decode()
+
+    assert html.index(">Twice<") < html.index(">Once<")
+
+
+def test_the_list_filters_by_kind(client):
+    named(make_claim(), reference())
+    named(make_claim(), reference("pytest", "pytest", kind="tool"))
+
+    html = client.get("/references/", {"kind": "tool"}).content.decode()
+
+    assert ">pytest<" in html and "The Careful Deploy" not in html
+    assert "1 reference of kind “tool or product”" in html
+
+
+def test_the_list_filters_by_role(client):
+    named(make_claim(), reference())
+    named(make_claim(), reference("pytest", "pytest", kind="tool"), Role.USES)
+
+    html = client.get("/references/", {"role": "uses"}).content.decode()
+
+    assert ">pytest<" in html and "The Careful Deploy" not in html
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"kind": "bogus"}, "“bogus” is not a kind of reference, so it was ignored."),
+        ({"role": "loves"}, "“loves” is not a role (recommends, uses, criticises or mentions)"),
+        ({"page": "x"}, "The Careful Deploy"),
+    ],
+)
+def test_bogus_filters_are_ignored_with_a_message(client, params, message):
+    named(make_claim(), reference())
+
+    response = client.get("/references/", params)
+
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert "The Careful Deploy" in response.content.decode()
+
+
+def test_the_list_is_paginated(client):
+    claim = make_claim()
+    for n in range(31):
+        named(claim, reference(f"Book {n:02d}", f"book-{n}"))
+
+    html = client.get("/references/", {"page": "2"}).content.decode()
+
+    assert "Book 30" in html and "Book 00" not in html
+
+
+def test_a_reference_page_shows_its_claims_by_role_with_who_said_them(client):
+    book = reference(url="https://example.com/careful-deploy/")
+    ada = make_speaker(name="Ada Example", slug="ada-example")
+    named(named(make_claim(speaker=ada, excerpt="Read it twice."), book), book, Role.MENTIONS)
+    named(make_claim(speaker=ada, excerpt="It gets rollbacks wrong."), book, Role.CRITICISES)
+    named(make_claim(excerpt="Draft praise.", status=Status.DRAFT), book)
+
+    html = client.get("/references/the-careful-deploy/").content.decode()
+
+    assert "<h1>The Careful Deploy</h1>" in html and "By Ada Example" in html
+    assert "Reference / book" in html
+    assert 'href="https://example.com/careful-deploy/" rel="external noopener"' in html
+    assert html.index("Recommends it") < html.index("Read it twice.")
+    assert html.index("Criticises it") < html.index("It gets rollbacks wrong.")
+    assert '<a href="/speakers/ada-example/">Ada Example</a>' in html
+    assert "Draft praise." not in html
+    assert "2 published claims name it" in html
+
+
+def test_a_references_title_is_escaped(client):
+    named(make_claim(), reference("<b>Bold</b> claims", "bold"))
+
+    for url in ("/references/", "/references/bold/"):
+        html = client.get(url).content.decode()
+        assert "<b>Bold</b>" not in html and "&lt;b&gt;Bold&lt;/b&gt; claims" in html
+
+
+def test_the_permalink_lists_its_references_with_role(client):
+    book, tool = reference(), reference("pytest", "pytest", kind="tool", creator="")
+    claim = named(named(make_claim(), book), tool, Role.USES)
+
+    html = client.get(claim.get_absolute_url()).content.decode()
+
+    assert (
+        '<span class="role">Recommends</span> <a href="/references/the-careful-deploy/">'
+        "The Careful Deploy</a>" in html
+    )
+    assert '<span class="role">Uses</span> <a href="/references/pytest/">pytest</a>' in html
+
+
+def test_a_claim_names_a_reference_once_per_role():
+    claim, book = make_claim(), reference()
+    named(claim, book)
+    named(claim, book, Role.MENTIONS)
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        named(claim, book)
+
+
+def test_the_database_refuses_a_reference_address_that_is_not_web():
+    with pytest.raises(IntegrityError), transaction.atomic():
+        reference(url="javascript:alert(1)")
+
+
+@pytest.fixture(params=[(2, 3, 2), (8, 12, 5)], ids=["small", "larger"])
+def ledger(request):
+    ledger = make_ledger(*request.param)
+    book = reference()
+    for n, claim in enumerate(ledger.episodes[0].claims.all()):
+        named(claim, book, Role.values[n % 4])
+    for claim in ledger.episodes[-1].claims.all():
+        named(claim, reference(f"Book {claim.pk}", f"book-{claim.pk}"))
+    return ledger
+
+
+def test_reference_list_query_count(client, ledger, django_assert_num_queries):
+    # the ledger's version; then
+    # 1. count of references named in public claims, for the paginator
+    # 2. the page of references with their people and claim counts
+    # 3. who named each reference on the page, and how
+    with django_assert_num_queries(4):
+        assert client.get("/references/", {"role": "recommends"}).status_code == 200
+
+
+def test_reference_page_query_count(client, ledger, django_assert_num_queries):
+    # the ledger's version; then
+    # 1. the reference, with its public counts
+    # 2. count of its public namings, for the paginator
+    # 3. the page of them, with claim, episode, podcast and speaker
+    # 4. who named it, and how
+    with django_assert_num_queries(5):
+        assert client.get("/references/the-careful-deploy/").status_code == 200
+
+
+def test_the_reference_lists_canonical_address_keeps_its_filters(client):
+    named(make_claim(), reference())
+
+    html = client.get("/references/", {"role": "recommends", "fbclid": "x"}).content.decode()
+
+    assert '<link rel="canonical" href="http://testserver/references/?role=recommends">' in html
+
+
+def test_a_claim_named_in_two_roles_is_listed_under_each_with_its_own_id(client):
+    book = reference()
+    claim = named(named(make_claim(excerpt="Read it, then argue."), book), book, Role.MENTIONS)
+
+    html = client.get("/references/the-careful-deploy/").content.decode()
+
+    assert html.count("Read it, then argue.") == 2
+    assert f'id="recommends-{claim.pk}"' in html and f'id="mentions-{claim.pk}"' in html

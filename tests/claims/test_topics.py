@@ -1,0 +1,195 @@
+"""Topics: /topics/, each topic's page, the claims browser's topic filter, the permalink."""
+
+import pytest
+
+from claims.models import Attribution, Topic
+from episodes.models import Status
+from tests.factories import make_claim, make_episode, make_ledger, make_speaker
+
+pytestmark = pytest.mark.django_db
+
+
+def topic(name="Testing", slug="testing", **fields):
+    return Topic.objects.create(name=name, slug=slug, **fields)
+
+
+def tagged(claim, *topics):
+    claim.topics.add(*topics)
+    return claim
+
+
+def test_the_index_counts_each_topics_published_claims(client):
+    testing, roadmaps = topic(), topic("Roadmaps", "roadmaps")
+    for _ in range(2):
+        tagged(make_claim(), testing)
+    tagged(make_claim(), roadmaps)
+
+    html = client.get("/topics/").content.decode()
+
+    assert html.index("Roadmaps") < html.index("Testing")
+    assert '<a href="/topics/testing/">Testing</a>' in html
+    assert "2 claims" in html and "1 claim<" in html
+
+
+def test_drafts_are_not_counted_on_the_index(client):
+    testing = topic()
+    tagged(make_claim(), testing)
+    tagged(make_claim(status=Status.DRAFT), testing)
+    tagged(make_claim(episode=make_episode(status=Status.DRAFT)), testing)
+
+    html = client.get("/topics/").content.decode()
+
+    assert "1 claim<" in html
+
+
+def test_a_topic_whose_claims_are_all_drafts_is_not_listed_and_has_no_page(client):
+    tagged(make_claim(status=Status.DRAFT), topic("Secret plans", "secret-plans"))
+
+    assert "Secret plans" not in client.get("/topics/").content.decode()
+    assert client.get("/topics/secret-plans/").status_code == 404
+
+
+def test_an_unknown_topic_is_a_404(client):
+    assert client.get("/topics/nothing-here/").status_code == 404
+
+
+def test_a_topic_page_shows_its_claims_mix_and_linked_speakers(client):
+    testing = topic(description="How teams test.")
+    ada = make_speaker(name="Ada Example", slug="ada-example")
+    tagged(make_claim(speaker=ada, type="prediction", excerpt="Tests will run nightly."), testing)
+    tagged(make_claim(attribution=Attribution.UNRESOLVED, unresolved_label="Caller 2"), testing)
+    make_claim(excerpt="Not on this topic.")
+
+    html = client.get("/topics/testing/").content.decode()
+
+    assert "2 published claims · 1 attributable person" in html
+    assert '<a href="/speakers/ada-example/">Ada Example</a>' in html
+    assert "Tests will run nightly." in html and "Not on this topic." not in html
+    assert 'href="/claims/?topic=testing&amp;type=prediction"' in html
+    assert "How teams test." in html
+
+
+def test_a_topic_page_hides_draft_claims(client):
+    testing = topic()
+    tagged(make_claim(excerpt="Public words."), testing)
+    tagged(make_claim(excerpt="Draft words.", status=Status.DRAFT), testing)
+
+    html = client.get("/topics/testing/").content.decode()
+
+    assert "Public words." in html and "Draft words." not in html
+    assert "1 published claim " in html
+
+
+def test_a_topics_name_is_escaped(client):
+    tagged(make_claim(), topic("<script>alert(1)</script>", "hostile"))
+
+    html = client.get("/topics/hostile/").content.decode()
+
+    assert "<script>alert(1)</script>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+def test_a_topic_page_is_paginated(client):
+    testing = topic()
+    episode = make_episode()
+    for _ in range(51):
+        tagged(make_claim(episode), testing)
+
+    assert client.get("/topics/testing/?page=2").content.decode().count('class="claim"') == 1
+
+
+def test_the_permalink_links_its_topics(client):
+    claim = tagged(make_claim(), topic(), topic("Roadmaps", "roadmaps"))
+
+    html = client.get(claim.get_absolute_url()).content.decode()
+
+    assert (
+        '<a href="/topics/roadmaps/">Roadmaps</a>, <a href="/topics/testing/">Testing</a>' in html
+    )
+
+
+def test_the_claims_browser_filters_by_topic_with_counts(client):
+    testing = topic()
+    tagged(make_claim(excerpt="On testing."), testing)
+    make_claim(excerpt="Off topic.")
+
+    html = client.get("/claims/", {"topic": "testing"}).content.decode()
+
+    assert "On testing." in html and "Off topic." not in html
+    assert "1 published claim on Testing" in html
+    assert '<strong aria-current="true">Testing</strong> <span class="facet-count">1</span>' in html
+
+
+def test_the_topic_facet_counts_each_claim_once_per_topic(client):
+    testing, roadmaps = topic(), topic("Roadmaps", "roadmaps")
+    tagged(make_claim(), testing, roadmaps)
+    tagged(make_claim(), testing)
+    make_claim()
+
+    html = client.get("/claims/").content.decode()
+
+    assert "3 published claims" in html
+    assert '<a href="?topic=testing">Testing</a> <span class="facet-count">2</span>' in html
+    assert '<a href="?topic=roadmaps">Roadmaps</a> <span class="facet-count">1</span>' in html
+
+
+def test_the_topic_facet_ignores_drafts(client):
+    testing = topic()
+    tagged(make_claim(), testing)
+    tagged(make_claim(status=Status.DRAFT), testing)
+
+    html = client.get("/claims/").content.decode()
+
+    assert '<a href="?topic=testing">Testing</a> <span class="facet-count">1</span>' in html
+
+
+def test_a_topic_with_only_drafts_is_refused_by_the_browser(client):
+    tagged(make_claim(status=Status.DRAFT), topic())
+
+    html = client.get("/claims/", {"topic": "testing"}).content.decode()
+
+    assert "“testing” is not a topic in the public record, so it was ignored." in html
+
+
+@pytest.fixture(params=[(2, 3, 2), (8, 12, 5)], ids=["small", "larger"])
+def ledger(request):
+    ledger = make_ledger(*request.param)
+    testing = topic()
+    for claim in ledger.episodes[0].claims.all():
+        claim.topics.add(testing)
+    for claim in ledger.episodes[-1].claims.all():
+        claim.topics.add(testing, topic(f"Topic {claim.pk}", f"topic-{claim.pk}"))
+    return ledger
+
+
+def test_topic_index_query_count(client, ledger, django_assert_num_queries):
+    # the ledger's version; then the topics with their public claim counts
+    with django_assert_num_queries(2):
+        assert client.get("/topics/").status_code == 200
+
+
+def test_topic_page_query_count(client, ledger, django_assert_num_queries):
+    # the ledger's version; then
+    # 1. the topic
+    # 2. count of its public claims, for the paginator
+    # 3. the page of claims with episode, podcast and speaker
+    # 4. the claim mix
+    # 5. the speakers, by name
+    with django_assert_num_queries(6):
+        assert client.get("/topics/testing/").status_code == 200
+
+
+def test_claims_browser_with_a_topic_query_count(client, ledger, django_assert_num_queries):
+    # the ledger's version; the topic lookup (form validation); one pass counting the
+    # matches and every other facet; one pass for the topic facet; the page rows
+    with django_assert_num_queries(5):
+        assert client.get("/claims/", {"topic": "testing"}).status_code == 200
+
+
+def test_a_topic_page_describes_itself_with_a_canonical_address(client):
+    tagged(make_claim(), topic(description="How teams test."))
+
+    html = client.get("/topics/testing/", {"utm_source": "x", "page": "1"}).content.decode()
+
+    assert '<meta name="description" content="How teams test.">' in html
+    assert '<link rel="canonical" href="http://testserver/topics/testing/">' in html
