@@ -21,6 +21,7 @@ from claims.history import (
     RevisionKind,
 )
 from claims.querysets import ClaimQuerySet, public_q
+from claims.reports import Report, ReportKind, ReportStatus
 from episodes.models import Episode, Speaker, protect_published
 
 # The app's models and choices, as Django and the rest of the code expect to find them.
@@ -31,6 +32,9 @@ __all__ = [
     "ClaimRevision",
     "ClaimStatus",
     "ClaimType",
+    "Report",
+    "ReportKind",
+    "ReportStatus",
     "RevisionKind",
     "Verification",
 ]
