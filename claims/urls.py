@@ -1,6 +1,14 @@
 from django.urls import path, re_path
 
-from claims import citation_downloads, downloads, embeds, feeds, prediction_pages, views
+from claims import (
+    citation_downloads,
+    corrections,
+    downloads,
+    embeds,
+    feeds,
+    prediction_pages,
+    views,
+)
 
 app_name = "claims"
 
@@ -32,6 +40,7 @@ urlpatterns = [
         citation_downloads.speaker_citations,
         name="speaker_citations",
     ),
+    path("corrections/", corrections.correction_log, name="corrections"),
     path("corrections/feed/", feeds.CorrectionsFeed(), name="corrections_feed"),
     path("speakers/<slug:slug>/feed/", feeds.SpeakerFeed(), name="speaker_feed"),
     path("podcasts/<slug:slug>/feed/", feeds.PodcastFeed(), name="podcast_feed"),

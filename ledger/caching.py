@@ -40,6 +40,8 @@ PAGE_PARAMETERS = {
     "episodes:podcast_list": (),
     "episodes:podcast_detail": ("page",),
     "claims:prediction_list": ("speaker", "podcast", "outcome"),
+    "about": (),
+    "claims:corrections": ("page",),
     # What machines read: feeds, citations, embeds, sitemaps.
     "claims:claims_feed": tuple(ClaimFilter.base_filters),
     "claims:browser_citations": (*ClaimFilter.base_filters, "page"),
