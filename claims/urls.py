@@ -7,6 +7,7 @@ from claims import (
     embeds,
     feeds,
     prediction_pages,
+    report_pages,
     views,
 )
 
@@ -54,6 +55,16 @@ urlpatterns = [
         "episodes/<slug:podcast_slug>/<slug:episode_slug>/claims/<int:number>/",
         views.claim_detail,
         name="claim_detail",
+    ),
+    path(
+        "episodes/<slug:podcast_slug>/<slug:episode_slug>/claims/<int:number>/report/",
+        report_pages.report_claim,
+        name="claim_report",
+    ),
+    path(
+        "episodes/<slug:podcast_slug>/<slug:episode_slug>/claims/<int:number>/report/sent/",
+        report_pages.report_sent,
+        name="claim_report_sent",
     ),
 ]
 
