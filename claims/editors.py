@@ -6,6 +6,7 @@ CURATED_MODELS = (
     ("episodes", "episode"),
     ("episodes", "speaker"),
     ("claims", "claim"),
+    ("claims", "report"),
 )
 
 

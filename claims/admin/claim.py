@@ -12,6 +12,7 @@ from claims.admin.columns import ClaimColumns
 from claims.admin.forms import ClaimForm, RetractForm
 from claims.admin.importing import ImportViews
 from claims.admin.inlines import ClaimRevisionInline
+from claims.admin.reports import OpenReportInline
 from claims.history import PERMALINK_FIELDS
 from claims.models import Claim, ClaimStatus, Verification
 from claims.pagination import CappedPaginator
@@ -41,7 +42,7 @@ class ClaimAdmin(ClaimColumns, ImportViews, admin.ModelAdmin):
     search_fields = ("excerpt", "speaker__name")
     autocomplete_fields = ("episode", "speaker")
     ordering = ("-episode__air_date", "episode_id", "number")
-    inlines = (ClaimRevisionInline,)
+    inlines = (OpenReportInline, ClaimRevisionInline)
     # No "unpublish": a published claim leaves the record only by retraction.
     actions = ("publish", "retract")
     list_per_page = 50
