@@ -50,7 +50,7 @@ def test_closing_in_bulk_closes_only_open_reports_and_keeps_the_note():
         {"message": "  \n "},
         {"message": "x" * (MESSAGE_MAX_LENGTH + 1)},
         {"kind": "rude"},
-        {"status": "pending"},
+        {"status": "gone"},
     ],
     ids=["closed-without-time", "blank-message", "long-message", "unknown-kind", "unknown-status"],
 )
