@@ -10,6 +10,7 @@ CURATED_MODELS = (
     ("claims", "topic"),
     ("claims", "reference"),
     ("claims", "claimreference"),
+    ("claims", "report"),
 )
 
 

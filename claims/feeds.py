@@ -16,7 +16,8 @@ from django.utils.feedgenerator import Atom1Feed
 from django.utils.text import Truncator
 
 from claims.browse import ClaimSearch
-from claims.models import Claim, ClaimRevision, ClaimStatus, RevisionKind
+from claims.corrections import public_corrections
+from claims.models import Claim, ClaimStatus, RevisionKind
 from claims.page_meta import CANONICAL_PARAMETERS, canonical_query
 from episodes.models import Episode, Podcast, Speaker
 
@@ -190,18 +191,10 @@ class CorrectionsFeed(Feed):
     subtitle = "Every public correction and retraction of a published claim, newest first."
 
     def link(self):
-        return reverse("home")
+        return reverse("claims:corrections")
 
     def items(self):
-        return list(
-            ClaimRevision.objects.filter(
-                kind__in=(RevisionKind.CORRECTED, RevisionKind.RETRACTED),
-                claim__in=Claim.objects.on_record(),
-            )
-            .select_related("claim__episode__podcast", "claim__speaker")
-            .defer("claim__search_vector", "changes")
-            .order_by("-created_at", "-pk")[:ENTRIES]
-        )
+        return list(public_corrections()[:ENTRIES])
 
     def item_title(self, revision):
         claim = revision.claim

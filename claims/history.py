@@ -369,6 +369,13 @@ class ClaimRevision(models.Model):
         indexes = [
             # A claim's history in the admin: its revisions, newest first.
             models.Index(fields=("claim", "-created_at"), name="claim_revision_history"),
+            # The corrections log and its feed (claims/corrections.py), newest first,
+            # without reading past the created and edited revisions every claim has.
+            models.Index(
+                fields=("-created_at", "-id"),
+                condition=Q(kind__in=(RevisionKind.CORRECTED, RevisionKind.RETRACTED)),
+                name="claim_revision_public_log",
+            ),
         ]
 
     def __str__(self):

@@ -24,6 +24,7 @@ from claims.history import (
 from claims.links import ClaimLink
 from claims.querysets import ClaimQuerySet, public_q
 from claims.references import ClaimReference, Reference, ReferenceKind, Role
+from claims.reports import Report, ReportKind, ReportStatus
 from claims.topics import Topic
 from episodes.models import Episode, Speaker, protect_published
 
@@ -39,6 +40,9 @@ __all__ = [
     "ClaimType",
     "Reference",
     "ReferenceKind",
+    "Report",
+    "ReportKind",
+    "ReportStatus",
     "RevisionKind",
     "Role",
     "Topic",

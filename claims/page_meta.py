@@ -46,6 +46,7 @@ CANONICAL_PARAMETERS = {
     "episodes:speaker_list": ("page",),
     "episodes:speaker_detail": ("page",),
     "episodes:podcast_detail": ("page",),
+    "claims:corrections": ("page",),
 }
 
 # Pages whose head needs no record: (title, description).
@@ -72,6 +73,15 @@ PLAIN_PAGES = {
     "how_it_works": (
         "How the evidence works",
         "How every claim in the ledger keeps its receipt: exact words, speaker and source.",
+    ),
+    "about": (
+        "About the Evidence Ledger",
+        "Who keeps the ledger, the licence of its data, and how to reach its editors.",
+    ),
+    "claims:corrections": (
+        "Corrections and retractions",
+        "Every correction and retraction of a published claim, newest first, with the "
+        "editors' note.",
     ),
 }
 
@@ -159,9 +169,17 @@ def home(meta: PageMeta, context, absolute: ld.Absolute) -> None:
             distribution=[{**feed, "contentUrl": absolute(reverse("claims:claims_feed"))}],
         ),
     ]
-    meta.feeds.append(
-        Feed(f"{ld.SITE_NAME}: corrections and retractions", reverse("claims:corrections_feed"))
-    )
+    meta.feeds.append(corrections_feed())
+
+
+@describer(needs="page")
+def correction_log(meta: PageMeta, context, absolute: ld.Absolute) -> None:
+    meta.title, meta.description = PLAIN_PAGES["claims:corrections"]
+    meta.feeds.insert(0, corrections_feed())
+
+
+def corrections_feed() -> Feed:
+    return Feed(f"{ld.SITE_NAME}: corrections and retractions", reverse("claims:corrections_feed"))
 
 
 @describer(needs="search")
@@ -292,6 +310,7 @@ def reference_page(meta: PageMeta, context, absolute: ld.Absolute) -> None:
 DESCRIBERS = {
     "home": home,
     "claims:claim_list": claim_browser,
+    "claims:corrections": correction_log,
     "claims:claim_detail": claim_page,
     "episodes:episode_detail": episode_page,
     "episodes:speaker_detail": speaker_page,

@@ -2,11 +2,13 @@ from django.urls import path, re_path
 
 from claims import (
     citation_downloads,
+    corrections,
     downloads,
     embeds,
     feeds,
     prediction_pages,
     reference_pages,
+    report_pages,
     topic_pages,
     views,
 )
@@ -45,6 +47,7 @@ urlpatterns = [
         citation_downloads.speaker_citations,
         name="speaker_citations",
     ),
+    path("corrections/", corrections.correction_log, name="corrections"),
     path("corrections/feed/", feeds.CorrectionsFeed(), name="corrections_feed"),
     path("speakers/<slug:slug>/feed/", feeds.SpeakerFeed(), name="speaker_feed"),
     path("podcasts/<slug:slug>/feed/", feeds.PodcastFeed(), name="podcast_feed"),
@@ -58,6 +61,16 @@ urlpatterns = [
         "episodes/<slug:podcast_slug>/<slug:episode_slug>/claims/<int:number>/",
         views.claim_detail,
         name="claim_detail",
+    ),
+    path(
+        "episodes/<slug:podcast_slug>/<slug:episode_slug>/claims/<int:number>/report/",
+        report_pages.report_claim,
+        name="claim_report",
+    ),
+    path(
+        "episodes/<slug:podcast_slug>/<slug:episode_slug>/claims/<int:number>/report/sent/",
+        report_pages.report_sent,
+        name="claim_report_sent",
     ),
 ]
 

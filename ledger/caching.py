@@ -44,6 +44,10 @@ PAGE_PARAMETERS = {
     "claims:topic_detail": ("page",),
     "claims:reference_list": ("kind", "role", "page"),
     "claims:reference_detail": ("page",),
+    "about": (),
+    "claims:corrections": ("page",),
+    "claims:claim_report": (),
+    "claims:claim_report_sent": (),
     # What machines read: feeds, citations, embeds, sitemaps.
     "claims:claims_feed": tuple(ClaimFilter.base_filters),
     "claims:browser_citations": (*ClaimFilter.base_filters, "page"),
@@ -63,6 +67,11 @@ PAGE_PARAMETERS = {
     # The API, the downloads and their documentation.
     **READ_PARAMETERS,
 }
+
+# Public pages that take a form: each reader gets their own (it sets a CSRF cookie),
+# so these are never cached or validated, and they accept POST (their views say
+# which methods they answer).
+FORM_PAGES = frozenset({"claims:claim_report"})
 
 
 def keep_read_parameters(request, reads):
@@ -100,6 +109,9 @@ class PublicPageCacheMiddleware:
         request.get_host()
         name = view_name(request)
         if name is None:
+            return self.get_response(request)
+        if name in FORM_PAGES:
+            keep_read_parameters(request, PAGE_PARAMETERS[name])
             return self.get_response(request)
         # Outside the admin every page only reads: any other method, OPTIONS and
         # TRACE included, would otherwise get the whole page.

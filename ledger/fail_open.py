@@ -1,7 +1,7 @@
 """The shared cache, used so that its outage never takes a page down with it.
 
 The page cache (ledger/caching.py) and anything else that keeps work in the
-shared cache (formatted citations) go through a FailOpenCache.
+shared cache (formatted citations, rate limits) go through a FailOpenCache.
 """
 
 import logging
@@ -32,6 +32,12 @@ class FailOpenCache:
 
     def set(self, key, value, timeout):
         self.attempt(cache.set, key, value, timeout)
+
+    def count(self, key, timeout) -> int | None:
+        """Add one to the counter at `key` (kept `timeout` seconds from its first count)
+        and return it; None while the cache is failing."""
+        self.attempt(cache.add, key, 0, timeout)
+        return self.attempt(cache.incr, key)
 
     def attempt(self, operation, *args):
         if time.monotonic() < self.resting_until:

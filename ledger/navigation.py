@@ -3,9 +3,19 @@
 from django.urls import reverse
 
 # (label, the URL name of the section's page, the URL names of the pages under it).
-# A reader on an episode, or on one of its claims, is still in Episodes.
+# A reader on an episode, or on one of its claims (reporting a problem with it too),
+# is still in Episodes.
 SECTIONS = (
-    ("Episodes", "episodes:episode_list", ("episodes:episode_detail", "claims:claim_detail")),
+    (
+        "Episodes",
+        "episodes:episode_list",
+        (
+            "episodes:episode_detail",
+            "claims:claim_detail",
+            "claims:claim_report",
+            "claims:claim_report_sent",
+        ),
+    ),
     ("Speakers", "episodes:speaker_list", ("episodes:speaker_detail",)),
     ("Podcasts", "episodes:podcast_list", ("episodes:podcast_detail",)),
     ("Predictions", "claims:prediction_list", ()),

@@ -237,8 +237,10 @@ SECURE_REFERRER_POLICY = "strict-origin-when-cross-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
+CSRF_FAILURE_VIEW = "ledger.views.csrf_failure"
 
-# Only the admin sets cookies: secure, script-proof and same-site in production.
+# Only the admin and the "Report a problem" form set cookies: secure, script-proof
+# and same-site in production.
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = not DEBUG
 SESSION_COOKIE_HTTPONLY = CSRF_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = CSRF_COOKIE_SAMESITE = "Lax"
@@ -287,6 +289,12 @@ CORS_ALLOW_ALL_ORIGINS = True
 CORS_ALLOW_CREDENTIALS = False
 CORS_ALLOW_METHODS = ("GET", "HEAD", "OPTIONS")
 CORS_EXPOSE_HEADERS = ("ETag", "Last-Modified", "Retry-After", "Content-Disposition")
+
+# Where readers reach the editors (the about page says so).
+LEDGER_EDITORS_EMAIL = os.environ.get("LEDGER_EDITORS_EMAIL", "editors@example.org")
+# "Report a problem" on a claim: reports each client address may send per hour,
+# counted in the shared cache (which fails open: without it, no limit).
+REPORTS_PER_HOUR = envint("REPORTS_PER_HOUR", 5)
 
 API_RATE = os.environ.get("API_RATE", "120/minute")
 DOWNLOAD_RATE = os.environ.get("DOWNLOAD_RATE", "20/minute")

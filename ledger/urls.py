@@ -35,6 +35,7 @@ urlpatterns = [
         TemplateView.as_view(template_name="how_the_evidence_works.html"),
         name="how_it_works",
     ),
+    path("about/", views.about, name="about"),
     path("robots.txt", views.robots_txt, name="robots_txt"),
     path(
         "sitemap.xml",

@@ -5,6 +5,7 @@ from django.urls import reverse
 from claims.downloads import COLUMNS
 from claims.public_record import episodes_with_counts, totals
 from episodes.models import Episode
+from ledger.licence import DATA_LICENCE
 
 RECENT_EPISODES = 6
 
@@ -37,7 +38,23 @@ def developers(request):
             "api_rate": per(settings.API_RATE),
             "download_rate": per(settings.DOWNLOAD_RATE),
             "columns": COLUMNS.items(),
+            "licence": DATA_LICENCE,
         },
+    )
+
+
+def about(request):
+    return render(
+        request,
+        "about.html",
+        {"licence": DATA_LICENCE, "editors_email": settings.LEDGER_EDITORS_EMAIL},
+    )
+
+
+def csrf_failure(request, reason=""):
+    """A form sent without its CSRF cookie or token (CSRF_FAILURE_VIEW): say what to do."""
+    return render(
+        request, "403_csrf.html", {"editors_email": settings.LEDGER_EDITORS_EMAIL}, status=403
     )
 
 

@@ -4,7 +4,7 @@ import datetime
 import itertools
 from types import SimpleNamespace
 
-from claims.models import Attribution, Claim, ClaimLink, ClaimType
+from claims.models import Attribution, Claim, ClaimLink, ClaimType, Report, ReportKind
 from episodes.models import Episode, Podcast, Speaker, Status
 
 _sequence = itertools.count(1)
@@ -57,6 +57,12 @@ def make_claim(episode=None, speaker=None, **fields):
         "attribution": Attribution.IDENTIFIED,
     }
     return Claim.objects.create(episode=episode, speaker=speaker, **{**defaults, **fields})
+
+
+def make_report(claim=None, **fields):
+    """An open report of wrong words on `claim` (a new published claim if not given)."""
+    defaults = {"kind": ReportKind.WRONG_WORDS, "message": "The words differ from the audio."}
+    return Report.objects.create(claim=claim or make_claim(), **{**defaults, **fields})
 
 
 def make_prediction(episode=None, speaker=None, horizon=None, precision="day", **fields):

@@ -1,3 +1,3 @@
 """The claims app's admin: every module here registers its pages when imported."""
 
-from claims.admin import claim, episodes, predictions, subjects  # noqa: F401
+from claims.admin import claim, episodes, predictions, reports, subjects  # noqa: F401

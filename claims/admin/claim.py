@@ -13,6 +13,7 @@ from claims.admin.forms import ClaimForm, RetractForm
 from claims.admin.importing import ImportViews
 from claims.admin.inlines import ClaimRevisionInline
 from claims.admin.links import LinksFromClaimInline, LinksToClaimInline
+from claims.admin.reports import OpenReportInline
 from claims.admin.subjects import ClaimReferenceInline
 from claims.counters import recount_claims
 from claims.history import PERMALINK_FIELDS
@@ -44,7 +45,13 @@ class ClaimAdmin(ClaimColumns, ImportViews, admin.ModelAdmin):
     search_fields = ("excerpt", "speaker__name")
     autocomplete_fields = ("episode", "speaker", "topics")
     ordering = ("-episode__air_date", "episode_id", "number")
-    inlines = (ClaimReferenceInline, LinksFromClaimInline, LinksToClaimInline, ClaimRevisionInline)
+    inlines = (
+        OpenReportInline,
+        ClaimReferenceInline,
+        LinksFromClaimInline,
+        LinksToClaimInline,
+        ClaimRevisionInline,
+    )
     # No "unpublish": a published claim leaves the record only by retraction.
     actions = ("publish", "retract")
     list_per_page = 50

@@ -34,6 +34,9 @@ PUBLIC_PAGES = {
     "reference": "/references/the-careful-deploy/",
     "method": "/method/",
     "how the evidence works": "/how-the-evidence-works/",
+    "about": "/about/",
+    "corrections log": "/corrections/",
+    "report a problem": EXAMPLE + "claims/3/report/",
 }
 
 
@@ -75,14 +78,16 @@ def test_every_kind_of_public_page_passes_axe_and_keeps_its_headings_in_order(
 
 def test_public_pages_pass_axe_on_a_phone_and_fit_its_width(phone, server, demo):
     found = {}
-    for path in (
+    phone_pages = (
         REFERENCE,
         "/claims/?q=tests",
         "/speakers/ada-example/",
         "/speakers/ben-sample/",
         "/podcasts/",
         EXAMPLE + "claims/1/",
-    ):
+        EXAMPLE + "claims/3/report/",
+    )
+    for path in phone_pages:
         phone.goto(server.url + path)
         found[path] = axe_violations(phone) + horizontal_overflow(phone)
 

@@ -15,7 +15,9 @@ def claim_change_form(claim, **fields):
         "speaker": claim.speaker_id or "",
         "unresolved_label": claim.unresolved_label,
         "correction_note": "",
-        # The read-only history inline's management form.
+        # The management forms of the read-only inlines: open reports, history.
+        "reports-TOTAL_FORMS": 0,
+        "reports-INITIAL_FORMS": 0,
         "revisions-TOTAL_FORMS": 0,
         "revisions-INITIAL_FORMS": 0,
         # The linked claims inlines', both ways, with no link.

@@ -98,6 +98,9 @@ def test_public_pages_set_no_cookies(client, claim):
         "/claims/?q=wording",
         "/method/",
         "/how-the-evidence-works/",
+        "/about/",
+        "/corrections/",
+        f"{claim.get_absolute_url()}report/sent/",
     ]
     for url in urls:
         response = client.get(url)

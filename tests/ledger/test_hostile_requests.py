@@ -105,6 +105,9 @@ def pages(demo, settings):
         "speaker": Claim.objects.published().speakers().first().get_absolute_url(),
         "podcasts": "/podcasts/",
         "podcast": Podcast.objects.public().first().get_absolute_url(),
+        "about": "/about/",
+        "corrections": "/corrections/",
+        "report": f"{claim.get_absolute_url()}report/",
     }
 
 
