@@ -8,6 +8,7 @@ from django.utils import timezone
 from claims import moments, predictions, verbatim
 from claims.choices import (
     DEFAULT_UNRESOLVED_LABEL,
+    UNVERIFIED,
     Attribution,
     ClaimStatus,
     ClaimType,
@@ -173,6 +174,14 @@ class Claim(predictions.PredictionFields, PublicHistory, models.Model):
                 fields=("episode", "type"),
                 condition=Q(status="published"),
                 name="claim_published_episode_type",
+            ),
+            # The admin home's review queue: published claims not verified
+            # (claims/review_queue.py). Holds only those claims, so the capped count
+            # reads them alone, not every published claim to find the few.
+            models.Index(
+                fields=("episode",),
+                condition=Q(status=ClaimStatus.PUBLISHED, verification__in=UNVERIFIED),
+                name="claim_published_unverified",
             ),
             *predictions.PREDICTION_INDEXES,
         ]

@@ -9,9 +9,10 @@ from django.urls import path, reverse
 from django.utils.safestring import mark_safe
 
 from claims.admin.columns import ClaimColumns
+from claims.admin.filters import VerificationFilter
 from claims.admin.forms import ClaimForm, RetractForm
 from claims.admin.importing import ImportViews
-from claims.admin.inlines import ClaimRevisionInline
+from claims.admin.inlines import ClaimRevisionInline, verbatim_label
 from claims.history import PERMALINK_FIELDS
 from claims.models import Claim, ClaimStatus, Verification
 from claims.pagination import CappedPaginator
@@ -25,7 +26,7 @@ class ClaimAdmin(ClaimColumns, ImportViews, admin.ModelAdmin):
         "type",
         "short_excerpt",
         "voice_display",
-        "episode",
+        "episode_short",
         "status",
         "in_transcript",
     )
@@ -34,7 +35,7 @@ class ClaimAdmin(ClaimColumns, ImportViews, admin.ModelAdmin):
         "status",
         "type",
         "attribution",
-        "verification",
+        ("verification", VerificationFilter),
         ("episode__podcast", admin.RelatedFieldListFilter),
     )
     list_select_related = ("episode", "speaker")
@@ -124,10 +125,10 @@ class ClaimAdmin(ClaimColumns, ImportViews, admin.ModelAdmin):
     def voice_display(self, claim):
         return claim.voice
 
-    @admin.display(description="verbatim", boolean=True, ordering="verification")
+    @admin.display(description="verbatim", ordering="verification")
     def in_transcript(self, claim):
-        """Found (yes), not found (no), or no transcript to check (unknown)."""
-        return {Verification.FOUND: True, Verification.NOT_FOUND: False}.get(claim.verification)
+        # Words, not Django's yes/no/unknown icons, whose text alternative is "True".
+        return verbatim_label(claim)
 
     @admin.display(description="verbatim check")
     def verbatim_check(self, claim):

@@ -50,9 +50,9 @@ def test_claim_changelist_shows_each_claim_with_its_voice(editor_client):
 
     assert response.status_code == 200
     assert changelist_rows(response) == [
-        "01 Evaluation Ada's exact words. Ada Example Testing Carefully Published",
+        "01 Evaluation Ada's exact words. Ada Example Testing Carefully Published no transcript",
         "02 Evaluation An exact excerpt, number 2, as it was said. Caller 2 Testing Carefully "
-        "Published",
+        "Published no transcript",
     ]
 
 
