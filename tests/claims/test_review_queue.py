@@ -1,0 +1,137 @@
+"""The admin home's review queue: what waits for an editor, each count the rows its link opens."""
+
+import datetime
+import re
+from html import unescape
+
+import pytest
+from django.contrib.auth.models import Permission
+
+from claims.choices import ClaimStatus, Resolution
+from claims.pagination import CappedPaginator
+from tests.claims.test_admin import changelist_rows
+from tests.factories import make_claim, make_episode, make_ledger, make_prediction, resolve
+
+HOME = "/admin/"
+PAST = datetime.date(2026, 1, 31)
+FUTURE = datetime.date(2099, 12, 31)
+TRANSCRIPT = "Welcome back. We said exactly these words today."
+
+
+@pytest.fixture
+def editor_client(client, editor):
+    client.force_login(editor)
+    return client
+
+
+@pytest.fixture
+def waiting(db):
+    """Two drafts, three published claims not verified, two predictions due, and the rest done."""
+    checked = make_episode(transcript=TRANSCRIPT)
+    make_claim(checked, excerpt="We said exactly these words")  # verified
+    make_claim(checked, excerpt="Words nobody said.")  # not found
+    make_claim(checked, excerpt="Welcome back.", status=ClaimStatus.DRAFT)
+    unchecked = make_episode()
+    make_claim(unchecked)  # no transcript
+    make_claim(unchecked, status=ClaimStatus.DRAFT)
+    make_claim(unchecked).retract("Misattributed.")
+    make_prediction(unchecked, horizon=PAST)  # due, and no transcript
+    make_prediction(checked, horizon=PAST, excerpt="We said exactly these words today.")  # due
+    resolve(make_prediction(checked, horizon=PAST, excerpt="Welcome back."), Resolution.CAME_TRUE)
+    make_prediction(checked, horizon=FUTURE, excerpt="Welcome back. We said")
+    make_prediction(checked, horizon=PAST, excerpt="We said", status=ClaimStatus.DRAFT)
+    # Drafts: 3 (two claims, one prediction); published not verified: 3 (not found, no
+    # transcript, the due prediction without one); predictions due: 2 published.
+
+
+def queue(response):
+    """{label: (count as shown, link)} from the admin home."""
+    html = response.content.decode()
+    entries = re.findall(
+        r'<a href="([^"]+)"><span class="review-label">([^<]+):</span> '
+        r'<span class="review-count">([^<]+)</span></a>',
+        html,
+    )
+    return {label: (count, unescape(href)) for href, label, count in entries}
+
+
+def test_the_admin_home_counts_what_waits_for_review(editor_client, waiting):
+    shown = queue(editor_client.get(HOME))
+
+    assert {label: count for label, (count, _) in shown.items()} == {
+        "Drafts waiting": "3",
+        "Published, not verified": "3",
+        "Predictions due": "2",
+    }
+
+
+@pytest.mark.parametrize("label", ["Drafts waiting", "Published, not verified", "Predictions due"])
+def test_each_count_is_the_number_of_rows_its_link_lists(editor_client, waiting, label):
+    count, link = queue(editor_client.get(HOME))[label]
+
+    response = editor_client.get(link)
+
+    assert response.status_code == 200
+    assert len(changelist_rows(response)) == int(count)
+    # The filter the link applies shows as chosen, not as "All".
+    assert response.context["cl"].has_active_filters
+
+
+def test_the_unverified_link_lists_published_claims_not_found_or_without_a_transcript(
+    editor_client, waiting
+):
+    _, link = queue(editor_client.get(HOME))["Published, not verified"]
+
+    rows = changelist_rows(editor_client.get(link))
+
+    assert all("Published" in row for row in rows)
+    assert sorted(row.rsplit("Published ", 1)[1] for row in rows) == [
+        "no transcript",
+        "no transcript",
+        "not found",
+    ]
+
+
+def test_the_due_link_lists_open_published_predictions_past_their_horizon(editor_client, waiting):
+    _, link = queue(editor_client.get(HOME))["Predictions due"]
+
+    rows = changelist_rows(editor_client.get(link))
+
+    assert len(rows) == 2
+    assert all(row.endswith("overdue") for row in rows)
+
+
+def test_a_count_past_the_cap_says_so(editor_client, waiting, monkeypatch):
+    monkeypatch.setattr(CappedPaginator, "cap", 2)
+
+    shown = queue(editor_client.get(HOME))
+
+    assert shown["Drafts waiting"][0] == "2+"
+    assert shown["Predictions due"][0] == "2"
+
+
+def test_a_staff_member_who_may_not_see_claims_gets_no_queue(client, django_user_model, waiting):
+    clerk = django_user_model.objects.create_user("clerk", is_staff=True)
+    clerk.user_permissions.add(Permission.objects.get(codename="view_episode"))
+    client.force_login(clerk)
+
+    response = client.get(HOME)
+
+    assert response.status_code == 200
+    assert "Review queue" not in response.content.decode()
+
+
+@pytest.mark.parametrize("size", [(2, 3, 2), (8, 12, 5)], ids=["small", "large"])
+def test_admin_home_query_count(editor_client, size, django_assert_num_queries):
+    make_ledger(*size)
+    # 1. the session
+    # 2. the user
+    # 3-4. the user's own and their groups' permissions, read once for the app list and
+    #      the queue's permission checks
+    # 5. drafts waiting, counted up to the cap
+    # 6. published, not verified, counted up to the cap
+    # 7. predictions due, counted up to the cap
+    # 8. the editor's recent actions
+    with django_assert_num_queries(8):
+        response = editor_client.get(HOME)
+    assert response.status_code == 200
