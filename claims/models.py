@@ -259,6 +259,18 @@ class Claim(predictions.PredictionFields, PublicHistory, models.Model):
 
     public_q = staticmethod(public_q)
 
+    def unique_error_message(self, model_class, unique_check):
+        # Said in the ledger's words, with the way out, instead of "Claim with this
+        # Episode and Number already exists."
+        if tuple(unique_check) != ("episode", "number") or self.episode_id is None:
+            return super().unique_error_message(model_class, unique_check)
+        free = Claim.objects.filter(episode=self.episode_id).next_number()
+        return ValidationError(
+            f"Claim {self.label} of “{self.episode.title}” already exists: choose another "
+            f"number (the next free one is {free}).",
+            code="unique_together",
+        )
+
     @property
     def label(self):
         """ "01", "17": how the ledger names this claim (None while it has no number)."""

@@ -115,6 +115,13 @@ class ClaimQuerySet(RecordQuerySet):
         """{podcast id: how many of these claims} in one grouped query."""
         return dict(self.order_by().values_list("episode__podcast").annotate(n=models.Count("*")))
 
+    def next_number(self) -> int:
+        """The number after the highest among these claims (1 for none): one query.
+
+        Never a gap's: a number left free below the highest stays free.
+        """
+        return (self.aggregate(highest=models.Max("number"))["highest"] or 0) + 1
+
     def type_mix(self):
         """[(type, count)] largest first, ties in the order types are defined."""
         counts = dict(self.order_by().values_list("type").annotate(n=models.Count("pk")))

@@ -9,6 +9,7 @@ from django.urls import path, reverse
 from django.utils.safestring import mark_safe
 
 from claims.admin.columns import ClaimColumns
+from claims.admin.duplicates import warn_of_duplicates
 from claims.admin.filters import VerificationFilter
 from claims.admin.forms import ClaimForm, RetractForm
 from claims.admin.importing import ImportViews
@@ -101,6 +102,15 @@ class ClaimAdmin(ClaimColumns, ImportViews, admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         form.save_claim(changed_by=request.user)
+        warn_of_duplicates(self, request, [obj])
+
+    def get_changeform_initial_data(self, request):
+        # "Add claim" for a known episode (?episode=<id>) offers its next free number.
+        initial = super().get_changeform_initial_data(request)
+        episode = initial.get("episode")
+        if episode and "number" not in initial and str(episode).isdigit():
+            initial["number"] = Claim.objects.filter(episode=episode).next_number()
+        return initial
 
     def changelist_view(self, request, extra_context=None):
         extra_context = {**(extra_context or {}), "can_import": self.has_import_permission(request)}

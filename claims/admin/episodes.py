@@ -3,6 +3,7 @@
 from django.contrib import admin
 from django.db.models import Count
 
+from claims.admin.duplicates import warn_of_duplicates
 from claims.admin.inlines import ClaimInline
 from claims.models import Claim
 from episodes.admin import EpisodeAdmin, SpeakerAdmin
@@ -38,6 +39,8 @@ class EpisodeWithClaimsAdmin(EpisodeAdmin):
             return super().save_formset(request, form, formset, change)
         # Each claim's history records who changed it.
         formset.save_claims(changed_by=request.user)
+        saved = [*formset.new_objects, *(claim for claim, _ in formset.changed_objects)]
+        warn_of_duplicates(self, request, saved)
         return None
 
     @admin.display(description="claims", ordering="claim_total")

@@ -386,8 +386,9 @@ def test_saving_a_claim_in_the_admin_reads_it_once_and_writes_it_with_its_histor
     # Savepoints aside: session, user, the claim, the editor's permissions (2), the
     # speaker and episode the form chose, the claim as stored (once, for the form,
     # clean() and save()), the speaker exists, four check constraints, the claim's
-    # update, the ledger's version, the revision, the content type and the admin log.
+    # update, the ledger's version, the revision, the episode's claims (for the
+    # duplicate check), the content type and the admin log.
     queries = [q["sql"] for q in captured if "SAVEPOINT" not in q["sql"]]
     assert response.status_code == 302
-    assert len(queries) == 18
+    assert len(queries) == 19
     assert sum(q.startswith('SELECT "claims_claim"."number"') for q in queries) == 1
