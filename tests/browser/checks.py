@@ -35,14 +35,18 @@ FAILING_IMPACTS = {"serious", "critical"}
 _axe = Axe()
 
 
-def axe_violations(page):
-    """axe-core's serious and critical violations on the page, plus any of REQUIRED_RULES."""
-    results = _axe.run(page, options={"resultTypes": ["violations"]})
+def axe_violations(page, required=REQUIRED_RULES, **options):
+    """axe-core's serious and critical violations on the page, plus any of `required`.
+
+    The admin's pages pass `required=()`: their landmarks and headings are Django's.
+    `options` go to axe.run().
+    """
+    results = _axe.run(page, options={"resultTypes": ["violations"], **options})
     return [
         f"{v['id']} ({v['impact']}): {v['help']} at "
         + ", ".join(" ".join(node["target"]) for node in v["nodes"][:5])
         for v in results.response["violations"]
-        if v["impact"] in FAILING_IMPACTS or v["id"] in REQUIRED_RULES
+        if v["impact"] in FAILING_IMPACTS or v["id"] in required
     ]
 
 
