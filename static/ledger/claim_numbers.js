@@ -1,6 +1,7 @@
 // The episode's claims inline: a claim added with "Add another Claim" is offered the
-// number after the highest on the page, as the server offers the first blank claim.
-// Without JavaScript there is no such button, and nothing here is needed.
+// number after the highest on the page, as the server offers the first blank claim,
+// and takes the focus, so a keyboard goes on into the new claim rather than past it
+// (the row is added above the button). Without JavaScript there is no such button.
 "use strict";
 
 document.addEventListener("formset:added", (event) => {
@@ -8,11 +9,14 @@ document.addEventListener("formset:added", (event) => {
     return;
   }
   const number = event.target.querySelector("input[name$='-number']");
-  if (!number || number.value) {
+  if (!number) {
     return;
   }
-  const taken = [...document.querySelectorAll("#claims-group input[name$='-number']")]
-    .map((input) => Number.parseInt(input.value, 10))
-    .filter(Number.isInteger);
-  number.value = Math.max(0, ...taken) + 1;
+  if (!number.value) {
+    const taken = [...document.querySelectorAll("#claims-group input[name$='-number']")]
+      .map((input) => Number.parseInt(input.value, 10))
+      .filter(Number.isInteger);
+    number.value = Math.max(0, ...taken) + 1;
+  }
+  number.focus();
 });

@@ -106,15 +106,16 @@ def focus_is_visible(page):
     )
 
 
-def tab_to(page, target, limit=150):
-    """Press Tab until `target` has the focus, checking that every stop shows where it is."""
+def tab_to(page, target, limit=150, key="Tab"):
+    """Press Tab (or `key`: "Shift+Tab") until `target` has the focus, checking that every
+    stop shows where it is."""
     for _ in range(limit):
-        page.keyboard.press("Tab")
+        page.keyboard.press(key)
         focused = page.evaluate("document.activeElement.outerHTML.slice(0, 120)")
         assert focus_is_visible(page), f"no visible focus on {focused}"
         if target.evaluate("el => el === document.activeElement"):
             return
-    raise AssertionError(f"{target} was not reached in {limit} presses of Tab")
+    raise AssertionError(f"{target} was not reached in {limit} presses of {key}")
 
 
 def save_screenshot(page, name, full_page=False):
