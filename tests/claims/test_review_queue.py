@@ -135,3 +135,22 @@ def test_admin_home_query_count(editor_client, size, django_assert_num_queries):
     with django_assert_num_queries(8):
         response = editor_client.get(HOME)
     assert response.status_code == 200
+
+
+def test_the_verbatim_filter_offers_not_verified_with_its_count(editor_client, waiting):
+    response = editor_client.get("/admin/claims/claim/", {"_facets": "True"})
+
+    html = response.content.decode()
+    # Whatever the status: the three published, a draft and the retracted claim.
+    assert "Not verified (either) (5)" in html
+    assert "?_facets=True&amp;verification__in=not_found%2Cno_transcript" in html
+
+
+def test_choosing_one_verbatim_result_leaves_not_verified(editor_client, waiting):
+    response = editor_client.get(
+        "/admin/claims/claim/", {"verification__in": "not_found,no_transcript"}
+    )
+
+    html = response.content.decode()
+    assert 'href="?verification__exact=found"' in html
+    assert len(changelist_rows(response)) == 5
