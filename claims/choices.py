@@ -52,6 +52,10 @@ class Verification(models.TextChoices):
     NO_TRANSCRIPT = "no_transcript", "No transcript to check"
 
 
+# An excerpt not (yet) checked word for word against its transcript.
+UNVERIFIED = (Verification.NOT_FOUND, Verification.NO_TRANSCRIPT)
+
+
 class HorizonPrecision(models.TextChoices):
     """How exactly a prediction names its horizon: "by 3 March", "by March", "by 2027"."""
 

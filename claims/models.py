@@ -9,6 +9,7 @@ from django.utils.text import Truncator
 from claims import moments, predictions, verbatim
 from claims.choices import (
     DEFAULT_UNRESOLVED_LABEL,
+    UNVERIFIED,
     Attribution,
     ClaimStatus,
     ClaimType,
@@ -210,6 +211,14 @@ class Claim(predictions.PredictionFields, PublicHistory, models.Model):
                 condition=Q(status="published"),
                 name="claim_published_episode_type",
             ),
+            # The admin home's review queue: published claims not verified
+            # (claims/review_queue.py). Holds only those claims, so the capped count
+            # reads them alone, not every published claim to find the few.
+            models.Index(
+                fields=("episode",),
+                condition=Q(status=ClaimStatus.PUBLISHED, verification__in=UNVERIFIED),
+                name="claim_published_unverified",
+            ),
             *predictions.PREDICTION_INDEXES,
         ]
 
@@ -293,6 +302,18 @@ class Claim(predictions.PredictionFields, PublicHistory, models.Model):
         self.save(changed_by=changed_by, via=via)
 
     public_q = staticmethod(public_q)
+
+    def unique_error_message(self, model_class, unique_check):
+        # Said in the ledger's words, with the way out, instead of "Claim with this
+        # Episode and Number already exists."
+        if tuple(unique_check) != ("episode", "number") or self.episode_id is None:
+            return super().unique_error_message(model_class, unique_check)
+        free = Claim.objects.filter(episode=self.episode_id).next_number()
+        return ValidationError(
+            f"Claim {self.label} of “{self.episode.title}” already exists: choose another "
+            f"number (the next free one is {free}).",
+            code="unique_together",
+        )
 
     @property
     def label(self):

@@ -114,6 +114,13 @@ class ClaimQuerySet(RecordQuerySet):
         """The speakers of these claims, checked with an EXISTS per speaker."""
         return Speaker.objects.filter(Exists(self.filter(speaker=OuterRef("pk"))))
 
+    def next_number(self) -> int:
+        """The number after the highest among these claims (1 for none): one query.
+
+        Never a gap's: a number left free below the highest stays free.
+        """
+        return (self.aggregate(highest=models.Max("number"))["highest"] or 0) + 1
+
     def type_mix(self):
         """[(type, count)] largest first, ties in the order types are defined."""
         counts = dict(self.order_by().values_list("type").annotate(n=models.Count("pk")))

@@ -9,9 +9,11 @@ from django.urls import path, reverse
 from django.utils.safestring import mark_safe
 
 from claims.admin.columns import ClaimColumns
+from claims.admin.duplicates import warn_of_duplicates
+from claims.admin.filters import VerificationFilter
 from claims.admin.forms import ClaimForm, RetractForm
 from claims.admin.importing import ImportViews
-from claims.admin.inlines import ClaimRevisionInline
+from claims.admin.inlines import ClaimRevisionInline, verbatim_label
 from claims.admin.links import LinksFromClaimInline, LinksToClaimInline
 from claims.admin.reports import OpenReportInline
 from claims.admin.subjects import ClaimReferenceInline
@@ -29,7 +31,7 @@ class ClaimAdmin(ClaimColumns, ImportViews, admin.ModelAdmin):
         "type",
         "short_excerpt",
         "voice_display",
-        "episode",
+        "episode_short",
         "status",
         "in_transcript",
     )
@@ -38,7 +40,7 @@ class ClaimAdmin(ClaimColumns, ImportViews, admin.ModelAdmin):
         "status",
         "type",
         "attribution",
-        "verification",
+        ("verification", VerificationFilter),
         ("episode__podcast", admin.RelatedFieldListFilter),
     )
     list_select_related = ("episode", "speaker")
@@ -116,6 +118,15 @@ class ClaimAdmin(ClaimColumns, ImportViews, admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         form.save_claim(changed_by=request.user)
+        warn_of_duplicates(self, request, [obj])
+
+    def get_changeform_initial_data(self, request):
+        # "Add claim" for a known episode (?episode=<id>) offers its next free number.
+        initial = super().get_changeform_initial_data(request)
+        episode = initial.get("episode")
+        if episode and "number" not in initial and str(episode).isdigit():
+            initial["number"] = Claim.objects.filter(episode=episode).next_number()
+        return initial
 
     def changelist_view(self, request, extra_context=None):
         extra_context = {**(extra_context or {}), "can_import": self.has_import_permission(request)}
@@ -140,10 +151,10 @@ class ClaimAdmin(ClaimColumns, ImportViews, admin.ModelAdmin):
     def voice_display(self, claim):
         return claim.voice
 
-    @admin.display(description="verbatim", boolean=True, ordering="verification")
+    @admin.display(description="verbatim", ordering="verification")
     def in_transcript(self, claim):
-        """Found (yes), not found (no), or no transcript to check (unknown)."""
-        return {Verification.FOUND: True, Verification.NOT_FOUND: False}.get(claim.verification)
+        # Words, not Django's yes/no/unknown icons, whose text alternative is "True".
+        return verbatim_label(claim)
 
     @admin.display(description="verbatim check")
     def verbatim_check(self, claim):

@@ -2,6 +2,7 @@
 
 from django.contrib import admin
 
+from claims.admin.duplicates import warn_of_duplicates
 from claims.admin.inlines import ClaimInline
 from claims.counters import episodes_changed_status
 from claims.models import Claim
@@ -30,6 +31,8 @@ class EpisodeWithClaimsAdmin(EpisodeAdmin):
             return super().save_formset(request, form, formset, change)
         # Each claim's history records who changed it.
         formset.save_claims(changed_by=request.user)
+        saved = [*formset.new_objects, *(claim for claim, _ in formset.changed_objects)]
+        warn_of_duplicates(self, request, saved)
         return None
 
     # The episodes app's actions, then the public counts they move.

@@ -129,15 +129,58 @@ class ClaimInlineForm(ClaimForm):
         for name in self.QUIET_FIELDS:
             if name in self.fields:
                 self.fields[name].help_text = ""
+        # A number is renumbered only while its claim is a draft: once public it
+        # is part of a permalink (as the claim's own page shows it, read-only).
+        if self.instance.pk and self.instance.status != ClaimStatus.DRAFT:
+            self.fields["number"].disabled = True
+
+    def has_changed(self):
+        # The blank claim below the ledger comes with its number filled in: the
+        # number alone, left as offered, is not a claim to save.
+        if self.instance.pk is None:
+            return any(name != "number" for name in self.changed_data)
+        return super().has_changed()
 
 
 class ClaimInlineFormSet(BaseInlineFormSet):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The blank claim below the ledger takes the next number: after the highest
+        # of the claims on the page (read for the page anyway), never a gap's.
+        numbers = [claim.number for claim in self.get_queryset()]
+        self.initial_extra = [{"number": max(numbers, default=0) + 1}]
+
     def _construct_form(self, i, **kwargs):
         form = super()._construct_form(i, **kwargs)
         # The episode as it is being saved, so claims are checked against the
         # transcript in this same form, not the one stored.
         form.instance._episode_for_checks = self.instance
         return form
+
+    def check_numbers_taken(self) -> None:
+        """Refuse a number another claim holds until this save, which would save in conflict.
+
+        The claims are saved one by one, and deleted after, so swapping two numbers,
+        or taking the number of a claim deleted in the same save, would break the
+        database's uniqueness half-way. (An inline form can't check it alone: the
+        episode is the formset's, not the form's.)
+        """
+        # As stored: the forms' instances hold the numbers posted by now.
+        holders = {form.initial["number"]: form.instance for form in self.initial_forms}
+        for form in self.forms:
+            number = form.cleaned_data.get("number") if form.has_changed() else None
+            holder = holders.get(number)
+            if holder is not None and holder.pk != form.instance.pk and "number" in form.fields:
+                form.add_error(
+                    "number",
+                    f"Claim {number:02d} of this episode has this number until it is saved "
+                    "with another: free the number in one save, then give it in the next.",
+                )
+
+    def get_unique_error_message(self, unique_check):
+        if "number" in unique_check:
+            return "Two claims of this episode have the same number: give each its own."
+        return super().get_unique_error_message(unique_check)
 
     def save_claims(self, *, changed_by) -> None:
         """Save each changed claim through its write path, and delete the drafts marked."""
@@ -150,6 +193,7 @@ class ClaimInlineFormSet(BaseInlineFormSet):
 
     def clean(self):
         super().clean()
+        self.check_numbers_taken()
         for form in self.deleted_forms:
             claim = form.instance
             if claim.pk and claim.status != ClaimStatus.DRAFT:

@@ -21,6 +21,9 @@ class ClaimInline(admin.StackedInline):
     extra = 1
     show_change_link = True
 
+    class Media:
+        js = ("ledger/claim_numbers.js",)
+
     def get_fieldsets(self, request, obj=None):
         rows = [
             ("number", "type", "status", "verbatim"),

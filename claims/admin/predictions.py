@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 
 from claims.admin.columns import ClaimColumns
+from claims.admin.filters import DueFilter
 from claims.choices import ClaimStatus, ClaimType, Due, Resolution
 from claims.history import ClaimChange
 from claims.models import Prediction
@@ -120,9 +121,21 @@ def due_rank(today: datetime.date) -> Case:
 class PredictionAdmin(ClaimColumns, admin.ModelAdmin):
     form = PredictionForm
     inlines = (PredictionSourceInline,)
-    list_display = ("label", "short_excerpt", "voice", "episode", "horizon_shown", "due_shown")
+    list_display = (
+        "label",
+        "short_excerpt",
+        "voice",
+        "episode_short",
+        "horizon_shown",
+        "due_shown",
+    )
     list_display_links = ("label", "short_excerpt")
-    list_filter = ("resolution", "status", ("episode__podcast", admin.RelatedFieldListFilter))
+    list_filter = (
+        "resolution",
+        DueFilter,
+        "status",
+        ("episode__podcast", admin.RelatedFieldListFilter),
+    )
     list_select_related = ("episode", "speaker")
     search_fields = ("excerpt", "speaker__name")
     readonly_fields = ("claim_shown",)

@@ -35,14 +35,18 @@ FAILING_IMPACTS = {"serious", "critical"}
 _axe = Axe()
 
 
-def axe_violations(page):
-    """axe-core's serious and critical violations on the page, plus any of REQUIRED_RULES."""
-    results = _axe.run(page, options={"resultTypes": ["violations"]})
+def axe_violations(page, required=REQUIRED_RULES, **options):
+    """axe-core's serious and critical violations on the page, plus any of `required`.
+
+    The admin's pages pass `required=()`: their landmarks and headings are Django's.
+    `options` go to axe.run().
+    """
+    results = _axe.run(page, options={"resultTypes": ["violations"], **options})
     return [
         f"{v['id']} ({v['impact']}): {v['help']} at "
         + ", ".join(" ".join(node["target"]) for node in v["nodes"][:5])
         for v in results.response["violations"]
-        if v["impact"] in FAILING_IMPACTS or v["id"] in REQUIRED_RULES
+        if v["impact"] in FAILING_IMPACTS or v["id"] in required
     ]
 
 
@@ -102,15 +106,16 @@ def focus_is_visible(page):
     )
 
 
-def tab_to(page, target, limit=150):
-    """Press Tab until `target` has the focus, checking that every stop shows where it is."""
+def tab_to(page, target, limit=150, key="Tab"):
+    """Press Tab (or `key`: "Shift+Tab") until `target` has the focus, checking that every
+    stop shows where it is."""
     for _ in range(limit):
-        page.keyboard.press("Tab")
+        page.keyboard.press(key)
         focused = page.evaluate("document.activeElement.outerHTML.slice(0, 120)")
         assert focus_is_visible(page), f"no visible focus on {focused}"
         if target.evaluate("el => el === document.activeElement"):
             return
-    raise AssertionError(f"{target} was not reached in {limit} presses of Tab")
+    raise AssertionError(f"{target} was not reached in {limit} presses of {key}")
 
 
 def save_screenshot(page, name, full_page=False):

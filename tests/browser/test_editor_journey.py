@@ -99,7 +99,6 @@ def test_editor_adds_publishes_and_retracts_claims(page, server, demo, editor):
     page.get_by_role("link", name=PODCAST).click()  # the podcast filter
     run_action(page, "Publish selected claims")
     expect(page.locator(".messagelist")).to_contain_text("Published 3 claim")
-    page.get_by_role("button", name="Toggle navigation").click()  # room for the list
     page.evaluate("document.activeElement.blur(); window.scrollTo(0, 0)")
     save_screenshot(page, "admin")
 

@@ -50,9 +50,9 @@ def test_claim_changelist_shows_each_claim_with_its_voice(editor_client):
 
     assert response.status_code == 200
     assert changelist_rows(response) == [
-        "01 Evaluation Ada's exact words. Ada Example Testing Carefully Published",
+        "01 Evaluation Ada's exact words. Ada Example Testing Carefully Published no transcript",
         "02 Evaluation An exact excerpt, number 2, as it was said. Caller 2 Testing Carefully "
-        "Published",
+        "Published no transcript",
     ]
 
 
@@ -429,9 +429,10 @@ def test_saving_a_claim_in_the_admin_reads_it_once_and_writes_it_with_its_histor
     # editor's permissions (2), the speaker the form chose, the claim as stored (once,
     # for the form, clean() and save()), the episode's transcript (for the verbatim
     # check), the speaker exists, four check constraints, the claim's update, the
-    # ledger's version, the revision, the content type and the admin log; the claim's
-    # topics (left as they were) and its named references (the inline).
+    # ledger's version, the revision, the episode's claims (for the duplicate check),
+    # the content type and the admin log; the claim's topics (left as they were) and
+    # its named references (the inline).
     queries = [q["sql"] for q in captured if "SAVEPOINT" not in q["sql"]]
     assert response.status_code == 302
-    assert len(queries) == 20
+    assert len(queries) == 21
     assert sum(q.startswith('SELECT "claims_claim"."number"') for q in queries) == 1
