@@ -266,6 +266,14 @@ class Episode(RemembersLoadedValues):
         except Transcript.DoesNotExist:
             return ""
 
+    @property
+    def transcript_cues(self) -> list:
+        """The transcript's cues ([start_seconds, offset] pairs), or [] without times."""
+        try:
+            return self.transcript.cues
+        except Transcript.DoesNotExist:
+            return []
+
     def save_transcript(self, text: str, cues: list | None = None) -> "Transcript":
         """Store `text` (with its `cues`, if timed) as this episode's transcript (its claims
         are checked again)."""

@@ -51,7 +51,7 @@ def clean_record(record: Record, problems: list[Problem]) -> dict | None:
                 Problem(record.where, record.label(name), "required: it cannot be blank.")
             )
             ok = False
-        elif blank and name in ("status", "resolution"):
+        elif blank and name in ("status", "resolution", "timestamp_from_transcript"):
             continue  # left as it is (a new claim starts as a draft, a prediction open)
         values[name] = value
     return values if ok else None
@@ -63,7 +63,9 @@ def clean_value(kind: str, name: str, raw: object) -> object:
     Types are checked here, not left to the model field: a field's clean() turns
     1.5 and true into 1, and fails on a number where it expects a date.
     """
-    if isinstance(raw, dict) or (isinstance(raw, list) and name not in ("links", "sources")):
+    if isinstance(raw, dict) or (
+        isinstance(raw, list) and name not in ("links", "sources", "transcript_cues")
+    ):
         raise ValidationError("must be a single value, not a list or an object.")
     if raw is None:
         raw = ""
@@ -74,6 +76,10 @@ def clean_value(kind: str, name: str, raw: object) -> object:
         return clean_links(raw)
     if name == "timestamp":
         return clean_timestamp(raw)
+    if name == "timestamp_from_transcript":
+        return clean_flag(raw)
+    if name == "transcript_cues":
+        return clean_cues(raw)
     if name == "number":
         return clean_number(raw)
     if name == "horizon":
@@ -180,3 +186,33 @@ def clean_timestamp(raw: object) -> int | None:
     if seconds < 0:
         raise ValidationError("cannot be negative.")
     return seconds
+
+
+def clean_flag(raw: object) -> bool | None:
+    """true or false (in a CSV cell, "true", "false" or blank for none)."""
+    if isinstance(raw, bool):
+        return raw
+    text = raw.strip().lower() if isinstance(raw, str) else None
+    if text in ("true", "false", ""):
+        return {"true": True, "false": False}.get(text)
+    raise ValidationError(f"must be true or false, not {shown(raw)}.")
+
+
+def clean_cues(raw: object) -> list[list[int]]:
+    """[[start_seconds, offset], …] from a JSON list of pairs, or CSV "seconds offset" lines,
+    with offsets in order (they say where each cue starts in the transcript)."""
+    what = "cues as [seconds, offset] pairs of whole numbers"
+    if isinstance(raw, str):
+        pairs = [line.split() for line in raw.splitlines() if line.strip()]
+    elif isinstance(raw, list):
+        pairs = raw
+    else:
+        raise ValidationError(f"must be {what}, not {shown(raw)}.")
+    cues = []
+    for pair in pairs:
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise ValidationError(f"must be {what}, not {shown(pair)}.")
+        cues.append([whole_number(value, what) for value in pair])
+    if any(later[1] < earlier[1] for earlier, later in zip(cues, cues[1:], strict=False)):
+        raise ValidationError("cue offsets must be in order: each cue starts after the one before.")
+    return cues

@@ -82,6 +82,8 @@ def episode_entry(episode, claims):
         "audio_url": episode.audio_url,
         "summary": episode.summary,
         "transcript": episode.transcript_text,
+        # Only for a timed transcript: files of untimed ones stay as they were.
+        **({"transcript_cues": episode.transcript_cues} if episode.transcript_cues else {}),
         "status": episode.status,
         "claims": claims,
     }
@@ -96,6 +98,11 @@ def claim_entry(claim):
         "speaker": claim.speaker.slug if claim.speaker_id else None,
         "unresolved_label": claim.unresolved_label,
         "timestamp": claim.timestamp,
+        **(
+            {"timestamp_from_transcript": True}
+            if claim.timestamp_from_transcript and claim.timestamp is not None
+            else {}
+        ),
         "status": claim.status,
     }
     if claim.is_prediction:
@@ -128,6 +135,12 @@ def write_csv(document: dict, stream) -> None:
         }
         if isinstance(cells.get("links"), list):
             cells["links"] = "\n".join(cells["links"])
+        if isinstance(cells.get("transcript_cues"), list):
+            cells["transcript_cues"] = "\n".join(
+                f"{at} {offset}" for at, offset in cells["transcript_cues"]
+            )
+        if cells.get("timestamp_from_transcript") is True:
+            cells["timestamp_from_transcript"] = "true"
         if isinstance(cells.get("sources"), list):
             cells["sources"] = "\n".join(f"{s['url']} {s['title']}" for s in cells["sources"])
         return ["" if cells.get(name) is None else escape_cell(cells[name]) for name in columns]

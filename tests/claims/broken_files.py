@@ -122,10 +122,11 @@ BROKEN_FILES = [
             "",
             "the header row must name the columns; the column “record” (podcast, "
             "speaker, episode or claim) is missing. Columns: record, podcast, episode, number, "
-            "speaker, type, excerpt, unresolved_label, timestamp, summary, status, "
+            "speaker, type, excerpt, unresolved_label, timestamp, timestamp_from_transcript, "
+            "summary, status, "
             "retraction_reason, correction_note, horizon, resolution, resolved_on, "
             "resolution_note, sources, name, title, air_date, original_url, "
-            "audio_url, description, website_url, feed_url, links, transcript.",
+            "audio_url, description, website_url, feed_url, links, transcript, transcript_cues.",
         ),
     ),
     (
@@ -164,7 +165,7 @@ BROKEN_FILES = [
             "speakr",
             "unknown field (expected correction_note, excerpt, horizon, number, resolution, "
             "resolution_note, resolved_on, retraction_reason, sources, speaker, status, summary, "
-            "timestamp, type, unresolved_label).",
+            "timestamp, timestamp_from_transcript, type, unresolved_label).",
         ),
     ),
     (
