@@ -14,7 +14,12 @@ from claims.admin.importing import ImportViews
 from claims.admin.inlines import ClaimRevisionInline
 from claims.history import PERMALINK_FIELDS
 from claims.models import Claim, ClaimStatus, Verification
+from claims.nearest import explain_not_found
 from claims.pagination import CappedPaginator
+
+# A confirmation shows the nearest passage of the first so many unverified claims (each
+# other transcript costs a fold of its text, about 0.1 s for two hours).
+MAX_EXPLAINED = 20
 
 
 @admin.register(Claim)
@@ -137,6 +142,7 @@ class ClaimAdmin(ClaimColumns, ImportViews, admin.ModelAdmin):
             return mark_safe(
                 "<strong>Not found</strong> in the episode's transcript. Compare the excerpt "
                 "with the transcript: readers are told it could not be verified."
+                + explain_not_found(claim)
             )
         return "No transcript to check against: add the episode's transcript to verify it."
 
@@ -151,7 +157,9 @@ class ClaimAdmin(ClaimColumns, ImportViews, admin.ModelAdmin):
                 queryset,
                 "admin/claims/claim/publish_unverified.html",
                 "Publish claims not found in their transcripts?",
-                unverified=unverified.select_related("episode", "speaker"),
+                unverified=with_nearest(
+                    unverified.select_related("episode__transcript", "speaker")
+                ),
             )
         if choice == "skip":
             drafts = drafts.exclude(verification=Verification.NOT_FOUND)
@@ -227,3 +235,11 @@ class ClaimAdmin(ClaimColumns, ImportViews, admin.ModelAdmin):
                 "form_url": request.path,
             },
         )
+
+
+def with_nearest(claims):
+    """The claims, the first few with why each was not found (`not_found_because`)."""
+    claims = list(claims)
+    for claim in claims[:MAX_EXPLAINED]:
+        claim.not_found_because = explain_not_found(claim)
+    return claims

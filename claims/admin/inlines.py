@@ -7,6 +7,7 @@ from django.utils.safestring import mark_safe
 
 from claims.admin.forms import ClaimInlineForm, ClaimInlineFormSet
 from claims.models import Claim, ClaimRevision, Verification
+from claims.nearest import explain_not_found
 
 
 class ClaimInline(admin.StackedInline):
@@ -90,5 +91,5 @@ def shown(value):
 
 def verbatim_label(claim):
     if claim.verification == Verification.NOT_FOUND:
-        return format_html("<strong>{}</strong>", "not found")
+        return format_html("<strong>{}</strong>{}", "not found", explain_not_found(claim))
     return "found" if claim.verification == Verification.FOUND else "no transcript"
