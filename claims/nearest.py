@@ -146,15 +146,19 @@ def nearest_passage(excerpt: str, transcript: str) -> Nearest | None:
         ratio = matcher.ratio()
         if best is None or ratio > best[0]:
             best = (ratio, start, matcher)
-    if best is None or best[0] < LEAST_LIKE:
+    if best is None:
         return None
-    ratio, start, matcher = best
+    _, start, matcher = best
     opcodes = trimmed(matcher.get_opcodes())
     first, last = start + opcodes[0][3], start + opcodes[-1][4]
+    matched = sum(e2 - e1 for tag, e1, e2, _, _ in opcodes if tag == "equal")
+    similarity = matched / max(len(wanted.words), last - first)
+    if similarity < LEAST_LIKE:
+        return None
     shifted = tuple(
         (tag, e1, e2, t1 - opcodes[0][3], t2 - opcodes[0][3]) for tag, e1, e2, t1, t2 in opcodes
     )
-    return Nearest(wanted, said, first, last, shifted, ratio)
+    return Nearest(wanted, said, first, last, shifted, similarity)
 
 
 def window_starts(words: tuple[str, ...], where: dict[str, list[int]]) -> list[int]:
@@ -183,13 +187,24 @@ def trimmed(opcodes: list) -> list:
         opcodes.pop(0)
     while opcodes and opcodes[-1][0] == "insert":
         opcodes.pop()
+    # A different word at either end: as many of the transcript's words as the excerpt has.
+    if opcodes and opcodes[-1][0] == "replace":
+        tag, e1, e2, t1, t2 = opcodes[-1]
+        opcodes[-1] = (tag, e1, e2, t1, min(t2, t1 + e2 - e1))
+    if opcodes and opcodes[0][0] == "replace":
+        tag, e1, e2, t1, t2 = opcodes[0]
+        opcodes[0] = (tag, e1, e2, max(t1, t2 - (e2 - e1)), t2)
     return opcodes
 
 
 def explain_not_found(claim) -> SafeString:
     """For a claim whose excerpt was not found: the nearest passage and the difference, as HTML."""
-    episode = claim.episode
-    nearest = nearest_passage(claim.excerpt, episode.transcript_text)
+    return explain(claim.excerpt, claim.episode)
+
+
+def explain(excerpt: str, episode) -> SafeString:
+    """The passage of the episode's transcript nearest `excerpt`, and the difference, as HTML."""
+    nearest = nearest_passage(excerpt, episode.transcript_text)
     if nearest is not None:
         nearest = replace(nearest, time=timing.transcript_time(episode, nearest.start))
     return render_to_string("admin/claims/claim/_nearest.html", {"nearest": nearest})
