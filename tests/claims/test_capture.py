@@ -4,6 +4,7 @@ excerpt to start a new claim from (the path that needs no JavaScript)."""
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from django.contrib.contenttypes.models import ContentType
 from django.urls import reverse
 
 from claims.models import Claim
@@ -174,3 +175,23 @@ def test_finding_needs_the_permission_to_add_claims(client, django_user_model):
     client.force_login(staff)
 
     assert find(client, timed_episode(), excerpt="It was").status_code == 403
+
+
+@pytest.mark.parametrize("claims", [3, 30])
+def test_the_episode_page_runs_the_same_queries_whatever_its_claims(
+    editor_client, django_assert_num_queries, claims
+):
+    episode = timed_episode()
+    for number in range(1, claims + 1):
+        excerpt = "It was cheaper" if number % 2 else "Words nobody said."
+        make_claim(episode, number=number, excerpt=excerpt)
+    url = reverse("admin:episodes_episode_change", args=[episode.pk])
+    ContentType.objects.clear_cache()  # as a fresh process finds it, whatever ran before
+
+    # Session and user; the episode with its podcast and transcript; the editor's
+    # permissions (twice); the claims with their speakers; the captured passages; the
+    # podcast's autocomplete; two content types (the history links'), whatever the claims.
+    with django_assert_num_queries(10):
+        response = editor_client.get(url)
+
+    assert response.context["inline_admin_formsets"][0].formset.total_form_count() == claims + 1
