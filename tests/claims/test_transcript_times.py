@@ -204,3 +204,15 @@ def test_cues_out_of_order_in_a_file_are_refused(tmp_path):
     _, problems = failed_import(tmp_path, json.dumps(document).encode(), "ledger.json")
 
     assert "episodes[0], transcript_cues: cue offsets must be in order" in problems
+
+
+def test_the_demo_opens_its_timed_episode_at_each_claims_moment(demo, client):
+    claims = Claim.objects.filter(episode__slug="roadmap-without-dates").order_by("number")
+
+    assert list(claims.values_list("timestamp", "timestamp_from_transcript")) == [
+        (15, True),
+        (71, True),
+        (138, True),
+    ]
+    html = client.get(claims[1].get_absolute_url()).content.decode()
+    assert 'href="https://example.com/example-show/roadmap-without-dates.mp3#t=71"' in html
