@@ -143,6 +143,8 @@ def nearest_passage(excerpt: str, transcript: str) -> Nearest | None:
     for start in starts:
         window = said.words[start : start + size]
         matcher = SequenceMatcher(None, wanted.words, window, autojunk=False)
+        if best is not None and matcher.quick_ratio() <= best[0]:
+            continue  # an upper bound, cheap: this window cannot do better
         ratio = matcher.ratio()
         if best is None or ratio > best[0]:
             best = (ratio, start, matcher)
