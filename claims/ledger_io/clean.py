@@ -72,16 +72,8 @@ def clean_value(kind: str, name: str, raw: object) -> object:
     if isinstance(raw, str) and "\x00" in raw:
         raise ValidationError("contains a NUL character, which cannot be stored.")
     model_field = FIELDS[kind][name]
-    if name == "links":
-        return clean_links(raw)
-    if name == "timestamp":
-        return clean_timestamp(raw)
-    if name == "timestamp_from_transcript":
-        return clean_flag(raw)
-    if name == "transcript_cues":
-        return clean_cues(raw)
-    if name == "number":
-        return clean_number(raw)
+    if name in CLEANED_HERE:
+        return CLEANED_HERE[name](raw)
     if name == "horizon":
         if not isinstance(raw, str):
             raise ValidationError(
@@ -216,3 +208,13 @@ def clean_cues(raw: object) -> list[list[int]]:
     if any(later[1] < earlier[1] for earlier, later in zip(cues, cues[1:], strict=False)):
         raise ValidationError("cue offsets must be in order: each cue starts after the one before.")
     return cues
+
+
+# The fields whose values are checked by a function of their own, whatever their kind.
+CLEANED_HERE = {
+    "links": clean_links,
+    "timestamp": clean_timestamp,
+    "timestamp_from_transcript": clean_flag,
+    "transcript_cues": clean_cues,
+    "number": clean_number,
+}
