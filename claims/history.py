@@ -52,6 +52,7 @@ DERIVED_FIELDS = (
     "verification",
     "transcript_start",
     "transcript_end",
+    "timestamp_from_transcript",
 )
 
 
@@ -304,6 +305,9 @@ class ClaimChange:
         if self.kind == RevisionKind.RESOLVED:
             entry = {"at": now.isoformat(), "resolution": claim.resolution, "note": self.why}
             claim.resolution_history = [*claim.resolution_history, entry]
+        if self.before is None or "timestamp" in self.changes:
+            # Whose timestamp it is is decided with the transcript's time (claims/timing.py).
+            claim.timestamp_from_transcript = None
 
     @property
     def why(self) -> str:

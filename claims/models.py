@@ -6,7 +6,7 @@ from django.db.models.functions import Length
 from django.utils import timezone
 from django.utils.text import Truncator
 
-from claims import moments, predictions, verbatim
+from claims import moments, predictions, timing, verbatim
 from claims.choices import (
     DEFAULT_UNRESOLVED_LABEL,
     UNVERIFIED,
@@ -83,8 +83,14 @@ class Claim(predictions.PredictionFields, PublicHistory, models.Model):
         f"Blank shows '{DEFAULT_UNRESOLVED_LABEL}'.",
     )
     timestamp = models.PositiveIntegerField(
-        null=True, blank=True, help_text="Seconds into the episode where the excerpt starts."
+        null=True,
+        blank=True,
+        help_text="Seconds into the episode where the excerpt starts. Leave it blank to take "
+        "the time from the episode's timed transcript.",
     )
+    # Whether the timestamp is the transcript's (filled from the cue the excerpt starts
+    # in, and refreshed with new timings) rather than an editor's (claims/timing.py).
+    timestamp_from_transcript = models.BooleanField(default=False, editable=False)
     status = models.CharField(max_length=10, choices=ClaimStatus.choices, default=ClaimStatus.DRAFT)
     verification = models.CharField(
         "verbatim check",
@@ -255,7 +261,7 @@ class Claim(predictions.PredictionFields, PublicHistory, models.Model):
         change.apply(self, timezone.now())
         self.refresh_derived_fields()
         if kwargs.get("update_fields") is not None:
-            kwargs["update_fields"] = {*kwargs["update_fields"], *DERIVED_FIELDS}
+            kwargs["update_fields"] = {*kwargs["update_fields"], *DERIVED_FIELDS, "timestamp"}
         with transaction.atomic(using=kwargs.get("using")):
             super().save(*args, **kwargs)
             revision = change.revision(self, changed_by=changed_by, via=via)
@@ -263,7 +269,8 @@ class Claim(predictions.PredictionFields, PublicHistory, models.Model):
                 revision.save()
             if "resolution_sources" in change.changes:
                 predictions.sync_source_records([self])
-        self._stored = change.after
+        # A timestamp taken from the transcript is derived, like the check: not a change.
+        self._stored = {**change.after, "timestamp": self.timestamp}
 
     def get_absolute_url(self):
         # The permalink nests under its episode's page (see claims/urls.py): built on
@@ -290,6 +297,7 @@ class Claim(predictions.PredictionFields, PublicHistory, models.Model):
             self.excerpt, self.episode.transcript_text
         )
         self.transcript_start, self.transcript_end = span or (None, None)
+        timing.follow_transcript(self, timing.transcript_time(self.episode, self.transcript_start))
 
     def retract(self, reason, *, changed_by=None, via=""):
         """Take a published claim off the record, keeping its number and permalink."""

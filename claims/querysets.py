@@ -4,10 +4,10 @@ from django.db import models
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
-from claims import verbatim
+from claims import timing, verbatim
 from claims.choices import ClaimStatus, ClaimType
 from claims.history import ClaimRevision, RevisionKind
-from episodes.models import Speaker, Status
+from episodes.models import Speaker, Status, Transcript
 from ledger.models import RecordQuerySet
 
 
@@ -64,18 +64,22 @@ class ClaimQuerySet(RecordQuerySet):
         )
         return drafts
 
-    def reverify(self, transcript):
-        """Check these claims' excerpts against `transcript` again.
+    def reverify(self, transcript: str, cues: list | None = None):
+        """Check these claims' excerpts against `transcript` (its text, with its `cues` if
+        timed) again, and refresh the timestamps that came from the transcript.
 
         One read; writes only the claims whose result changed, in batches.
         """
-        fields = ("verification", "transcript_start", "transcript_end")
+        timed = Transcript(text=transcript, cues=cues or [])
+        fields = ("verification", "transcript_start", "transcript_end", "timestamp")
         changed = []
-        for claim in self.only("pk", "excerpt", *fields):
+        for claim in self.only("pk", "excerpt", "timestamp_from_transcript", *fields):
             result, span = verbatim.check_and_locate(claim.excerpt, transcript)
             found = (result, *(span or (None, None)))
-            if found != tuple(getattr(claim, name) for name in fields):
-                claim.verification, claim.transcript_start, claim.transcript_end = found
+            before = tuple(getattr(claim, name) for name in fields)
+            claim.verification, claim.transcript_start, claim.transcript_end = found
+            timing.follow_transcript(claim, timed.time_at(span[0]) if span else None)
+            if before != tuple(getattr(claim, name) for name in fields):
                 changed.append(claim)
         self.model._default_manager.bulk_update(changed, fields, batch_size=500)
 

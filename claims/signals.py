@@ -52,10 +52,11 @@ def episode_saved(sender, instance: Episode, created: bool, raw: bool = False, *
 @receiver(post_save, sender=Transcript, dispatch_uid="claims-transcript-saved")
 def transcript_saved(sender, instance: Transcript, raw: bool = False, **kwargs) -> None:
     # A new transcript too: the episode's claims may have been waiting for one.
-    if raw or not instance.has_changed("text"):
+    # New timings alone move the timestamps taken from them.
+    if raw or not (instance.has_changed("text") or instance.has_changed("cues")):
         return
     with unseen_by_readers(not readers_see_change_to(instance)):
-        Claim.objects.filter(episode_id=instance.episode_id).reverify(instance.text)
+        Claim.objects.filter(episode_id=instance.episode_id).reverify(instance.text, instance.cues)
 
 
 @receiver(post_delete, sender=Transcript, dispatch_uid="claims-transcript-deleted")

@@ -2,6 +2,7 @@ from django import forms
 from django.contrib import admin
 from django.db import models
 
+from episodes import transcripts
 from episodes.models import Episode, Podcast, Speaker, Status, Transcript
 
 # Editors paste addresses without a scheme; the web is https now.
@@ -26,10 +27,27 @@ class SpeakerAdmin(admin.ModelAdmin):
 
 
 class EpisodeForm(forms.ModelForm):
-    """The episode, with its transcript (a record of its own) edited as if it were a field."""
+    """The episode, with its transcript (a record of its own) edited as if it were a field.
+
+    The transcript comes as text, where lines may start with "[hh:mm:ss]" stamps,
+    or as an uploaded file (WebVTT, SubRip, or that stamped text). A timed
+    transcript is shown in the box with its stamps, so saving it unchanged keeps
+    its times. A file that cannot be read refuses the whole form.
+    """
 
     transcript = forms.CharField(
-        required=False, strip=False, widget=forms.Textarea(attrs={"rows": 20, "cols": 90})
+        required=False,
+        strip=False,
+        widget=forms.Textarea(attrs={"rows": 20, "cols": 90}),
+        help_text="Paste the text, or upload a file below. A line that starts with a time, "
+        "“[01:02:03]” or “[02:03]”, starts there: claims found in it get their time.",
+    )
+    transcript_file = forms.FileField(
+        label="Upload a timed transcript",
+        required=False,
+        help_text="WebVTT (.vtt), SubRip (.srt) or text with [hh:mm:ss] stamps (.txt), "
+        f"up to {transcripts.MAX_UPLOAD_BYTES // 1024 // 1024} MB. Replaces the text above.",
+        widget=forms.ClearableFileInput(attrs={"accept": ".vtt,.srt,.txt,text/vtt,text/plain"}),
     )
     transcript_is_public = forms.BooleanField(
         label="Transcript is public",
@@ -42,7 +60,9 @@ class EpisodeForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         if self.instance.pk and hasattr(self.instance, "transcript"):
-            self.initial.setdefault("transcript", self.instance.transcript.text)
+            stored = self.instance.transcript
+            timed = transcripts.TimedText(stored.text, stored.cues)
+            self.initial.setdefault("transcript", timed.stamped())
             self.initial.setdefault("transcript_is_public", self.instance.transcript.is_public)
 
     def _post_clean(self):
@@ -50,9 +70,22 @@ class EpisodeForm(forms.ModelForm):
         # Kept on the episode unsaved, so its claims are checked against the transcript
         # in this form, not the one stored; saved with the episode (save_transcript).
         transcript = getattr(self.instance, "transcript", None) or Transcript()
-        transcript.text = self.cleaned_data.get("transcript", "")
+        timed = self.timed_transcript()
+        if timed is not None:
+            transcript.text, transcript.cues = timed.text, timed.cues
         transcript.is_public = self.cleaned_data.get("transcript_is_public", False)
         self.instance.transcript = transcript
+
+    def timed_transcript(self) -> "transcripts.TimedText | None":
+        """The uploaded file, else the text in the box, read for its stamps; None if unreadable."""
+        upload = self.cleaned_data.get("transcript_file")
+        try:
+            if upload:
+                return transcripts.read_file(upload.name, read_upload(upload))
+            return transcripts.read_stamped(self.cleaned_data.get("transcript", ""))
+        except transcripts.TranscriptFileError as error:
+            self.add_error("transcript_file" if upload else "transcript", str(error))
+            return None
 
     def save_transcript(self) -> None:
         transcript = self.instance.transcript
@@ -60,6 +93,12 @@ class EpisodeForm(forms.ModelForm):
         if stored or transcript.text or transcript.is_public:
             transcript.episode = self.instance
             transcript.save()
+
+
+def read_upload(upload) -> bytes:
+    """The upload's bytes, reading at most one byte past the cap (read_file refuses more)."""
+    upload.seek(0)
+    return upload.read(transcripts.MAX_UPLOAD_BYTES + 1)
 
 
 @admin.register(Episode)
@@ -88,7 +127,7 @@ class EpisodeAdmin(admin.ModelAdmin):
         (
             "Text",
             {
-                "fields": ("summary", "transcript", "transcript_is_public"),
+                "fields": ("summary", "transcript", "transcript_file", "transcript_is_public"),
                 "classes": ("collapse",),
                 "description": "Every claim's excerpt is checked against the transcript, word "
                 "for word, whenever either is saved; readers see the result.",

@@ -1,3 +1,4 @@
+from bisect import bisect_right
 from functools import reduce
 from operator import and_, or_
 
@@ -285,9 +286,20 @@ class Episode(RemembersLoadedValues):
         except Transcript.DoesNotExist:
             return ""
 
-    def save_transcript(self, text: str) -> "Transcript":
-        """Store `text` as this episode's transcript (its claims are checked again)."""
-        transcript, _ = Transcript.objects.update_or_create(episode=self, defaults={"text": text})
+    @property
+    def transcript_cues(self) -> list:
+        """The transcript's cues ([start_seconds, offset] pairs), or [] without times."""
+        try:
+            return self.transcript.cues
+        except Transcript.DoesNotExist:
+            return []
+
+    def save_transcript(self, text: str, cues: list | None = None) -> "Transcript":
+        """Store `text` (with its `cues`, if timed) as this episode's transcript (its claims
+        are checked again)."""
+        transcript, _ = Transcript.objects.update_or_create(
+            episode=self, defaults={"text": text, "cues": cues or []}
+        )
         self.transcript = transcript
         return transcript
 
@@ -311,7 +323,19 @@ class Transcript(RemembersLoadedValues):
         "check excerpts; publish one only where its rights allow.",
     )
 
-    remembered_fields = ("text",)
+    # Where each cue of a timed transcript (WebVTT, SubRip, "[hh:mm:ss]" text) starts:
+    # [[start_seconds, offset], …], sorted by offset, where `offset` is the index in
+    # `text` of the cue's first character. Empty for a transcript without times.
+    # Written by episodes/transcripts.py; read through time_at().
+    cues = models.JSONField(default=list, blank=True)
+
+    remembered_fields = ("text", "cues")
 
     def __str__(self):
         return f"Transcript of episode {self.episode_id}"
+
+    def time_at(self, offset: int) -> int | None:
+        """Seconds into the episode of the cue holding `offset` of the text; None before the
+        first cue or without cues. A binary search over the cues."""
+        index = bisect_right(self.cues, offset, key=lambda cue: cue[1]) - 1
+        return self.cues[index][0] if index >= 0 else None

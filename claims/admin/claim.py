@@ -13,14 +13,19 @@ from claims.admin.duplicates import warn_of_duplicates
 from claims.admin.filters import VerificationFilter
 from claims.admin.forms import ClaimForm, RetractForm
 from claims.admin.importing import ImportViews
-from claims.admin.inlines import ClaimRevisionInline, verbatim_label
+from claims.admin.inlines import ClaimRevisionInline, verbatim_word
 from claims.admin.links import LinksFromClaimInline, LinksToClaimInline
 from claims.admin.reports import OpenReportInline
 from claims.admin.subjects import ClaimReferenceInline
 from claims.counters import recount_claims
 from claims.history import PERMALINK_FIELDS
 from claims.models import Claim, ClaimStatus, Verification
+from claims.nearest import explain_not_found
 from claims.pagination import CappedPaginator
+
+# A confirmation shows the nearest passage of the first so many unverified claims (each
+# other transcript costs a fold of its text, about 0.1 s for two hours).
+MAX_EXPLAINED = 20
 
 
 @admin.register(Claim)
@@ -154,7 +159,7 @@ class ClaimAdmin(ClaimColumns, ImportViews, admin.ModelAdmin):
     @admin.display(description="verbatim", ordering="verification")
     def in_transcript(self, claim):
         # Words, not Django's yes/no/unknown icons, whose text alternative is "True".
-        return verbatim_label(claim)
+        return verbatim_word(claim)
 
     @admin.display(description="verbatim check")
     def verbatim_check(self, claim):
@@ -164,6 +169,7 @@ class ClaimAdmin(ClaimColumns, ImportViews, admin.ModelAdmin):
             return mark_safe(
                 "<strong>Not found</strong> in the episode's transcript. Compare the excerpt "
                 "with the transcript: readers are told it could not be verified."
+                + explain_not_found(claim)
             )
         return "No transcript to check against: add the episode's transcript to verify it."
 
@@ -178,7 +184,9 @@ class ClaimAdmin(ClaimColumns, ImportViews, admin.ModelAdmin):
                 queryset,
                 "admin/claims/claim/publish_unverified.html",
                 "Publish claims not found in their transcripts?",
-                unverified=unverified.select_related("episode", "speaker"),
+                unverified=with_nearest(
+                    unverified.select_related("episode__transcript", "speaker")
+                ),
             )
         if choice == "skip":
             drafts = drafts.exclude(verification=Verification.NOT_FOUND)
@@ -255,3 +263,11 @@ class ClaimAdmin(ClaimColumns, ImportViews, admin.ModelAdmin):
                 "form_url": request.path,
             },
         )
+
+
+def with_nearest(claims):
+    """The claims, the first few with why each was not found (`not_found_because`)."""
+    claims = list(claims)
+    for claim in claims[:MAX_EXPLAINED]:
+        claim.not_found_because = explain_not_found(claim)
+    return claims

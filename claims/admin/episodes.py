@@ -1,11 +1,17 @@
 """The episodes and speakers admin, extended with what claims add to them."""
 
 from django.contrib import admin
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path
 
+from claims import capture
 from claims.admin.duplicates import warn_of_duplicates
 from claims.admin.inlines import ClaimInline
 from claims.counters import episodes_changed_status
 from claims.models import Claim
+from claims.nearest import explain
 from episodes.admin import EpisodeAdmin, SpeakerAdmin
 from episodes.models import Episode, Speaker
 
@@ -26,6 +32,16 @@ class EpisodeWithClaimsAdmin(EpisodeAdmin):
     list_display = (*EpisodeAdmin.list_display, "published_claim_count")
     inlines = (ClaimInline,)
 
+    def get_object(self, request, object_id, from_field=None):
+        # The change page reads the podcast and transcript (form, panel, verbatim checks),
+        # not the list's claim count: one query for all three.
+        try:
+            return Episode.objects.select_related("podcast", "transcript").get(
+                pk=Episode._meta.pk.to_python(object_id)
+            )
+        except (Episode.DoesNotExist, ValidationError):
+            return None
+
     def save_formset(self, request, form, formset, change):
         if formset.model is not Claim:
             return super().save_formset(request, form, formset, change)
@@ -45,3 +61,49 @@ class EpisodeWithClaimsAdmin(EpisodeAdmin):
     def unpublish(self, request, queryset):
         super().unpublish(request, queryset)
         episodes_changed_status(queryset.values_list("pk", flat=True))
+
+    def get_urls(self):
+        return [
+            path(
+                "<path:object_id>/find/",
+                self.admin_site.admin_view(self.find_view),
+                name="episodes_episode_find",
+            ),
+            *super().get_urls(),
+        ]
+
+    def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
+        # The stored transcript, with its captured passages; not after a refused save,
+        # whose form may hold other text than the passages' places refer to.
+        if change and obj is not None and request.method == "GET" and obj.transcript_text:
+            context["transcript_panel"] = capture.panel_html(
+                obj.transcript_text, obj.transcript_cues, capture.captured_passages(obj)
+            )
+            context["timed_transcript"] = bool(obj.transcript_cues)
+        return super().render_change_form(request, context, add, change, form_url, obj)
+
+    def find_view(self, request, object_id):
+        """Start a new claim from a passage of the transcript: found, or said to be missing."""
+        episode = get_object_or_404(Episode.objects.select_related("transcript"), pk=object_id)
+        if not (
+            self.has_view_permission(request, episode) and request.user.has_perm("claims.add_claim")
+        ):
+            raise PermissionDenied
+        excerpt = request.GET.get("excerpt", "")[:10_000]
+        found = capture.find_excerpt(
+            episode, excerpt, request.GET.get("start"), request.GET.get("end")
+        )
+        if found is not None:
+            return redirect(capture.new_claim_url(episode, found))
+        return TemplateResponse(
+            request,
+            "admin/episodes/episode/find_in_transcript.html",
+            {
+                **self.admin_site.each_context(request),
+                "title": f"Find in the transcript of “{episode}”",
+                "opts": self.model._meta,
+                "original": episode,
+                "excerpt": excerpt,
+                "explanation": explain(excerpt, episode) if excerpt.strip() else None,
+            },
+        )

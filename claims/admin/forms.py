@@ -155,6 +155,13 @@ class ClaimInlineFormSet(BaseInlineFormSet):
         # The episode as it is being saved, so claims are checked against the
         # transcript in this same form, not the one stored.
         form.instance._episode_for_checks = self.instance
+        if self.instance.pk is not None:
+            # The page's own episode, transcript and all: no claim reads it again.
+            form.instance.episode = self.instance
+        speaker = form.fields.get("speaker")
+        if speaker is not None and form.instance.speaker_id is not None:
+            # Read with the claims (ClaimInline.get_queryset): the widget shows it as loaded.
+            getattr(speaker.widget, "widget", speaker.widget).loaded = form.instance.speaker
         return form
 
     def check_numbers_taken(self) -> None:

@@ -24,7 +24,7 @@ MAX_INTEGER = 2_147_483_647
 logger = logging.getLogger(__name__)
 _is_url = URLValidator(schemes=("http", "https"))
 # Fields whose value is a list (in JSON) or one item per line (in a CSV cell).
-LIST_FIELDS = ("links", "sources", "topics", "references")
+LIST_FIELDS = ("links", "sources", "topics", "references", "transcript_cues")
 
 
 def clean_record(record: Record, problems: list[Problem]) -> dict | None:
@@ -55,7 +55,7 @@ def clean_record(record: Record, problems: list[Problem]) -> dict | None:
                 Problem(record.where, record.label(name), "required: it cannot be blank.")
             )
             ok = False
-        elif blank and name in ("status", "resolution"):
+        elif blank and name in ("status", "resolution", "timestamp_from_transcript"):
             continue  # left as it is (a new claim starts as a draft, a prediction open)
         values[name] = value
     return values if ok else None
@@ -182,10 +182,42 @@ def clean_timestamp(raw: object) -> int | None:
     return seconds
 
 
+def clean_flag(raw: object) -> bool | None:
+    """true or false (in a CSV cell, "true", "false" or blank for none)."""
+    if isinstance(raw, bool):
+        return raw
+    text = raw.strip().lower() if isinstance(raw, str) else None
+    if text in ("true", "false", ""):
+        return {"true": True, "false": False}.get(text)
+    raise ValidationError(f"must be true or false, not {shown(raw)}.")
+
+
+def clean_cues(raw: object) -> list[list[int]]:
+    """[[start_seconds, offset], …] from a JSON list of pairs, or CSV "seconds offset" lines,
+    with offsets in order (they say where each cue starts in the transcript)."""
+    what = "cues as [seconds, offset] pairs of whole numbers"
+    if isinstance(raw, str):
+        pairs = [line.split() for line in raw.splitlines() if line.strip()]
+    elif isinstance(raw, list):
+        pairs = raw
+    else:
+        raise ValidationError(f"must be {what}, not {shown(raw)}.")
+    cues = []
+    for pair in pairs:
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise ValidationError(f"must be {what}, not {shown(pair)}.")
+        cues.append([whole_number(value, what) for value in pair])
+    if any(later[1] < earlier[1] for earlier, later in zip(cues, cues[1:], strict=False)):
+        raise ValidationError("cue offsets must be in order: each cue starts after the one before.")
+    return cues
+
+
 # Fields read by a function of their own, once past the checks every field gets.
 OWN_READERS = {
     "links": clean_links,
     "timestamp": clean_timestamp,
+    "timestamp_from_transcript": clean_flag,
+    "transcript_cues": clean_cues,
     "number": clean_number,
     "horizon": clean_horizon,
     "sources": lambda raw: clean_sources(read_sources(raw)),

@@ -132,6 +132,8 @@ def episode_entry(episode, claims):
         "audio_url": episode.audio_url,
         "summary": episode.summary,
         "transcript": episode.transcript_text,
+        # Only for a timed transcript: files of untimed ones stay as they were.
+        **({"transcript_cues": episode.transcript_cues} if episode.transcript_cues else {}),
         "status": episode.status,
         "claims": claims,
     }
@@ -146,6 +148,11 @@ def claim_entry(claim, links):
         "speaker": claim.speaker.slug if claim.speaker_id else None,
         "unresolved_label": claim.unresolved_label,
         "timestamp": claim.timestamp,
+        **(
+            {"timestamp_from_transcript": True}
+            if claim.timestamp_from_transcript and claim.timestamp is not None
+            else {}
+        ),
         "status": claim.status,
     }
     if claim.is_prediction:
@@ -185,6 +192,12 @@ def write_csv(document: dict, stream) -> None:
             cells["links"] = "\n".join(cells["links"])
         if isinstance(cells.get("linked_claims"), list):
             cells["linked_claims"] = csv_cell(cells["linked_claims"])
+        if isinstance(cells.get("transcript_cues"), list):
+            cells["transcript_cues"] = "\n".join(
+                f"{at} {offset}" for at, offset in cells["transcript_cues"]
+            )
+        if cells.get("timestamp_from_transcript") is True:
+            cells["timestamp_from_transcript"] = "true"
         if isinstance(cells.get("sources"), list):
             cells["sources"] = "\n".join(f"{s['url']} {s['title']}" for s in cells["sources"])
         if isinstance(cells.get("topics"), list):

@@ -62,6 +62,10 @@ FIELDS = {
         "audio_url": Episode._meta.get_field("audio_url"),
         "summary": Episode._meta.get_field("summary"),
         "transcript": Transcript._meta.get_field("text"),
+        # A timed transcript's cues, [[start_seconds, offset], …] (episodes.Transcript.cues);
+        # in a CSV cell, one "seconds offset" per line. They belong to the transcript: a
+        # new transcript without them has no times.
+        "transcript_cues": None,
         "status": Episode._meta.get_field("status"),
     },
     "claim": {
@@ -74,6 +78,9 @@ FIELDS = {
         "speaker": None,
         "unresolved_label": Claim._meta.get_field("unresolved_label"),
         "timestamp": None,
+        # true when the timestamp is the transcript's, refreshed with new timings
+        # (claims/timing.py); written only then. Left out, it is decided as in the admin.
+        "timestamp_from_transcript": None,
         "status": Claim._meta.get_field("status"),
         "retraction_reason": Claim._meta.get_field("retraction_reason"),
         "correction_note": None,
@@ -121,6 +128,7 @@ CSV_COLUMNS = (
     "excerpt",
     "unresolved_label",
     "timestamp",
+    "timestamp_from_transcript",
     "summary",
     "status",
     "retraction_reason",
@@ -141,6 +149,7 @@ CSV_COLUMNS = (
     "feed_url",
     "links",
     "transcript",
+    "transcript_cues",
     # Topics and references: their rows name themselves in "topic" and "reference";
     # a claim's row lists its own in "topics" and "references".
     "topic",

@@ -356,7 +356,9 @@ def record_key(kind, values):
 
 def stored_value(record, name):
     # An episode's transcript is a record of its own, read through the episode.
-    return record.transcript_text if name == "transcript" else getattr(record, name)
+    if name in ("transcript", "transcript_cues"):
+        return getattr(record, f"{name}_text" if name == "transcript" else name)
+    return getattr(record, name)
 
 
 def describe_key(key):

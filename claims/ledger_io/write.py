@@ -77,10 +77,11 @@ def write_records(plan: Plan, kind: str, model, relations: dict) -> set[int]:
         fields = {name: value for name, value in values.items() if name not in relations}
         fields.update({name: get(values) for name, get in relations.items()})
         transcript = fields.pop("transcript", None)
+        cues = fields.pop("transcript_cues", None)
         obj = model(**fields)
         if kind == "episode":
             # Kept on the episode even when empty, so its claims read it without a query.
-            obj.transcript = Transcript(episode=obj, text=transcript or "")
+            obj.transcript = Transcript(episode=obj, text=transcript or "", cues=cues or [])
         objects.append(obj)
     model.objects.bulk_create(objects, batch_size=BATCH_SIZE)
     if kind == "episode":
@@ -97,10 +98,13 @@ def write_records(plan: Plan, kind: str, model, relations: dict) -> set[int]:
         known[(obj.podcast.slug, obj.slug) if kind == "episode" else obj.slug] = obj
     for obj, values, changed in plan.to_update[kind]:
         for name in changed:
-            if name == "transcript":
-                obj.save_transcript(values[name])
-            else:
+            if name not in ("transcript", "transcript_cues"):
                 setattr(obj, name, values[name])
+        if {"transcript", "transcript_cues"} & set(changed):
+            # Cues say where in the text each starts: new text without them has none.
+            text = values.get("transcript", obj.transcript_text)
+            kept = [] if "transcript" in changed else obj.transcript_cues
+            obj.save_transcript(text, values.get("transcript_cues", kept))
         obj.save()
     return {obj.pk for obj in objects}
 
@@ -112,8 +116,15 @@ def new_claim(plan: Plan, values: dict, change: ClaimChange, now) -> Claim:
         **{name: change.after[name] for name in CLAIM_FIELDS_FROM_STATE},
     )
     change.apply(claim, now)
+    take_timestamp_source(claim, values)
     claim.refresh_derived_fields()
     return claim
+
+
+def take_timestamp_source(claim: Claim, values: dict) -> None:
+    """The file's word on whose timestamp it is, when it says (claims/timing.py)."""
+    if values.get("timestamp_from_transcript") is not None:
+        claim.timestamp_from_transcript = values["timestamp_from_transcript"]
 
 
 def change_claim(plan: Plan, claim: Claim, values: dict, change: ClaimChange, now) -> Claim:
@@ -121,6 +132,7 @@ def change_claim(plan: Plan, claim: Claim, values: dict, change: ClaimChange, no
     for name in CLAIM_FIELDS_FROM_STATE:
         setattr(claim, name, change.after[name])
     change.apply(claim, now)
+    take_timestamp_source(claim, values)
     claim.updated_at = now
     claim.refresh_derived_fields()
     return claim

@@ -15,7 +15,15 @@ def claim_change_form(claim, **fields):
         "speaker": claim.speaker_id or "",
         "unresolved_label": claim.unresolved_label,
         "correction_note": "",
-        # The management forms of the read-only inlines: open reports, history.
+        **empty_inlines(),
+        **fields,
+    }
+
+
+def empty_inlines():
+    """The management forms of a claim page's inlines, each with no row."""
+    return {
+        # The read-only inlines: open reports, history.
         "reports-TOTAL_FORMS": 0,
         "reports-INITIAL_FORMS": 0,
         "revisions-TOTAL_FORMS": 0,
@@ -26,7 +34,6 @@ def claim_change_form(claim, **fields):
         # The named references inline's, for a claim that names none.
         "references_named-TOTAL_FORMS": 0,
         "references_named-INITIAL_FORMS": 0,
-        **fields,
     }
 
 

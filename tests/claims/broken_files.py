@@ -122,12 +122,11 @@ BROKEN_FILES = [
             "",
             "the header row must name the columns; the column “record” (podcast, "
             "speaker, topic, reference, episode, claim) is missing. Columns: record, podcast, "
-            "episode, number, "
-            "speaker, type, excerpt, unresolved_label, timestamp, summary, status, "
-            "retraction_reason, correction_note, horizon, resolution, resolved_on, "
-            "resolution_note, sources, linked_claims, name, title, air_date, original_url, "
-            "audio_url, description, website_url, feed_url, links, transcript, topic, "
-            "reference, kind, creator, url, topics, references.",
+            "episode, number, speaker, type, excerpt, unresolved_label, timestamp, "
+            "timestamp_from_transcript, summary, status, retraction_reason, correction_note, "
+            "horizon, resolution, resolved_on, resolution_note, sources, linked_claims, name, "
+            "title, air_date, original_url, audio_url, description, website_url, feed_url, links, "
+            "transcript, transcript_cues, topic, reference, kind, creator, url, topics, references.",
         ),
     ),
     (
@@ -171,7 +170,8 @@ BROKEN_FILES = [
             "speakr",
             "unknown field (expected correction_note, excerpt, horizon, linked_claims, number, "
             "references, resolution, resolution_note, resolved_on, retraction_reason, sources, "
-            "speaker, status, summary, timestamp, topics, type, unresolved_label).",
+            "speaker, status, summary, timestamp, timestamp_from_transcript, topics, type, "
+            "unresolved_label).",
         ),
     ),
     (
