@@ -9,7 +9,7 @@ from django.db import models
 from django.db.models import Count, QuerySet
 
 from claims.models import Claim
-from episodes.models import Episode, Podcast, Speaker, Status
+from episodes.models import Appearance, Episode, Podcast, Speaker, Status
 
 
 def speakers_with_claim_counts() -> QuerySet[Speaker]:
@@ -84,7 +84,12 @@ def readers_see_change_to(record: models.Model) -> bool:
     if isinstance(record, Episode):
         return record.status == Status.PUBLISHED or record.has_changed("status")
     if isinstance(record, Speaker):
-        return Claim.objects.published().filter(speaker=record).exists()
+        return (
+            Claim.objects.published().filter(speaker=record).exists()
+            or Appearance.objects.published().filter(speaker=record).exists()
+        )
+    if isinstance(record, Appearance):
+        return Episode.objects.published().filter(pk=record.episode_id).exists()
     if isinstance(record, Podcast):
         return Episode.objects.published().filter(podcast=record).exists()
     return True

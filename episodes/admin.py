@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.db import models
 
-from episodes.models import Episode, Podcast, Speaker, Status
+from episodes.models import Appearance, Episode, Podcast, Speaker, Status
 
 # Editors paste addresses without a scheme; the web is https now.
 HTTPS_URL_FIELDS = {models.URLField: {"assume_scheme": "https"}}
@@ -22,6 +22,16 @@ class SpeakerAdmin(admin.ModelAdmin):
     ordering = ("name",)
     search_fields = ("name", "description")
     prepopulated_fields = {"slug": ("name",)}
+
+
+class AppearanceInline(admin.TabularInline):
+    """Who was on the episode: hosts and guests, whether or not they have claims."""
+
+    model = Appearance
+    fields = ("speaker", "role")
+    autocomplete_fields = ("speaker",)
+    extra = 0
+    verbose_name_plural = "appearances (who was on the episode)"
 
 
 @admin.register(Episode)
@@ -57,6 +67,7 @@ class EpisodeAdmin(admin.ModelAdmin):
         ),
         ("History", {"fields": ("created_at", "updated_at"), "classes": ("collapse",)}),
     )
+    inlines = (AppearanceInline,)
     actions = ("publish", "unpublish")
     show_full_result_count = False
 

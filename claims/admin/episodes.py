@@ -28,7 +28,8 @@ class SpeakerWithClaimsAdmin(SpeakerAdmin):
 @admin.register(Episode)
 class EpisodeWithClaimsAdmin(EpisodeAdmin):
     list_display = (*EpisodeAdmin.list_display, "claim_total")
-    inlines = (ClaimInline,)
+    # Who was on it, then what they said.
+    inlines = (*EpisodeAdmin.inlines, ClaimInline)
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(claim_total=Count("claims"))
