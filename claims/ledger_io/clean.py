@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.db import models
 
+from claims.ledger_io.appearances import clean_appearances
 from claims.ledger_io.formats import FIELDS, MAY_BE_BLANK, REQUIRED, Problem, Record, join
 from claims.predictions import clean_sources, parse_horizon
 from episodes.models import Speaker
@@ -63,7 +64,9 @@ def clean_value(kind: str, name: str, raw: object) -> object:
     Types are checked here, not left to the model field: a field's clean() turns
     1.5 and true into 1, and fails on a number where it expects a date.
     """
-    if isinstance(raw, dict) or (isinstance(raw, list) and name not in ("links", "sources")):
+    if isinstance(raw, dict) or (
+        isinstance(raw, list) and name not in ("links", "sources", "appearances")
+    ):
         raise ValidationError("must be a single value, not a list or an object.")
     if raw is None:
         raw = ""
@@ -72,6 +75,8 @@ def clean_value(kind: str, name: str, raw: object) -> object:
     model_field = FIELDS[kind][name]
     if name == "links":
         return clean_links(raw)
+    if name == "appearances":
+        return clean_appearances(raw)
     if name == "timestamp":
         return clean_timestamp(raw)
     if name == "number":

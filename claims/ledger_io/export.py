@@ -3,6 +3,7 @@
 import csv
 import json
 
+from claims.ledger_io.appearances import stored_appearances
 from claims.ledger_io.formats import (
     CSV_COLUMNS,
     FORMAT,
@@ -12,13 +13,13 @@ from claims.ledger_io.formats import (
     escape_cell,
 )
 from claims.models import Claim
-from episodes.models import Episode
+from episodes.models import Episode, Speaker
 
 
 def export_document(*, podcast: str | None = None, episode: tuple[str, str] | None = None) -> dict:
     """The published ledger as a JSON-ready dict: all of it, one podcast's or one episode's.
 
-    `podcast` is a slug, `episode` a (podcast slug, episode slug) pair. Two
+    `podcast` is a slug, `episode` a (podcast slug, episode slug) pair. Four
     queries (the claims read in chunks), whatever the size of the ledger.
     """
     episodes = Episode.objects.published()
@@ -26,9 +27,10 @@ def export_document(*, podcast: str | None = None, episode: tuple[str, str] | No
         episodes = episodes.filter(podcast__slug=podcast)
     if episode:
         episodes = episodes.filter(podcast__slug=episode[0], slug=episode[1])
+    episode_ids = episodes.values("pk")
     claims = (
         Claim.objects.published()
-        .filter(episode__in=episodes.values("pk"))
+        .filter(episode__in=episode_ids)
         .select_related("speaker")
         .order_by("episode_id", "number")
     )
@@ -41,13 +43,19 @@ def export_document(*, podcast: str | None = None, episode: tuple[str, str] | No
         if claim.speaker_id:
             speakers[claim.speaker.slug] = claim.speaker
         claims_by_episode[claim.episode_id].append(claim_entry(claim))
+    appearances = stored_appearances(episodes, among=episode_ids)
+    # Everyone named: those who said something and those who were only on an episode.
+    missing = {e["speaker"] for a in appearances.values() for e in a} - set(speakers)
+    speakers.update((s.slug, s) for s in Speaker.objects.filter(slug__in=missing))
     podcasts = {episode.podcast.slug: episode.podcast for episode in episodes}
     return {
         "format": FORMAT,
         "version": VERSION,
         "podcasts": [podcast_entry(p) for _, p in sorted(podcasts.items())],
         "speakers": [speaker_entry(s) for _, s in sorted(speakers.items())],
-        "episodes": [episode_entry(e, claims_by_episode[e.pk]) for e in episodes],
+        "episodes": [
+            episode_entry(e, appearances[e.pk], claims_by_episode[e.pk]) for e in episodes
+        ],
     }
 
 
@@ -70,7 +78,7 @@ def speaker_entry(speaker):
     }
 
 
-def episode_entry(episode, claims):
+def episode_entry(episode, appearances, claims):
     return {
         "podcast": episode.podcast.slug,
         "slug": episode.slug,
@@ -81,6 +89,7 @@ def episode_entry(episode, claims):
         "summary": episode.summary,
         "transcript": episode.transcript,
         "status": episode.status,
+        "appearances": appearances,
         "claims": claims,
     }
 
@@ -126,6 +135,10 @@ def write_csv(document: dict, stream) -> None:
         }
         if isinstance(cells.get("links"), list):
             cells["links"] = "\n".join(cells["links"])
+        if isinstance(cells.get("appearances"), list):
+            cells["appearances"] = "\n".join(
+                f"{a['speaker']} {a['role']}" for a in cells["appearances"]
+            )
         if isinstance(cells.get("sources"), list):
             cells["sources"] = "\n".join(f"{s['url']} {s['title']}" for s in cells["sources"])
         return ["" if cells.get(name) is None else escape_cell(cells[name]) for name in columns]

@@ -41,6 +41,8 @@ FIELDS = {
         "summary": Episode._meta.get_field("summary"),
         "transcript": Episode._meta.get_field("transcript"),
         "status": Episode._meta.get_field("status"),
+        # [{"speaker": slug, "role": role}]; in a CSV cell, one "slug role" per line.
+        "appearances": None,
     },
     "claim": {
         "podcast": Podcast._meta.get_field("slug"),
@@ -108,6 +110,7 @@ CSV_COLUMNS = (
     "website_url",
     "feed_url",
     "links",
+    "appearances",
     "transcript",
 )
 

@@ -9,6 +9,7 @@ from claims.history import (
     TRACKED_FIELDS,
     ClaimChange,
 )
+from claims.ledger_io.appearances import write_appearances
 from claims.ledger_io.plan import BATCH_SIZE, Plan
 from claims.models import Claim, ClaimRevision
 from claims.predictions import sync_source_records
@@ -20,6 +21,8 @@ CLAIM_UPDATE_FIELDS = (
     *DERIVED_FIELDS,
     "updated_at",
 )
+# Fields of a record that are records of their own, written after it (write_appearances).
+WRITTEN_APART = {"appearances"}
 # The claim fields an import sets straight from a claim's state (history.tracked_state).
 CLAIM_FIELDS_FROM_STATE = tuple(name for name in TRACKED_FIELDS if name not in RELATIONS)
 
@@ -31,6 +34,7 @@ def write_plan(plan: Plan) -> None:
     write_records(
         plan, "episode", Episode, {"podcast": lambda values: plan.podcasts[values["podcast"]]}
     )
+    write_appearances(plan.episodes, plan.speakers, plan.appearances_to_write)
     now = timezone.now()
     created = [new_claim(plan, values, change, now) for values, change in plan.to_create["claim"]]
     updated = [change_claim(plan, *entry, now) for entry in plan.to_update["claim"]]
@@ -61,7 +65,11 @@ def write_records(plan: Plan, kind: str, model, relations: dict) -> None:
     (a renamed speaker or retitled episode updates its claims' search text)."""
     objects = []
     for values in plan.to_create[kind]:
-        fields = {name: value for name, value in values.items() if name not in relations}
+        fields = {
+            name: value
+            for name, value in values.items()
+            if name not in relations and name not in WRITTEN_APART
+        }
         fields.update({name: get(values) for name, get in relations.items()})
         objects.append(model(**fields))
     model.objects.bulk_create(objects, batch_size=BATCH_SIZE)
@@ -70,7 +78,8 @@ def write_records(plan: Plan, kind: str, model, relations: dict) -> None:
         known[(obj.podcast.slug, obj.slug) if kind == "episode" else obj.slug] = obj
     for obj, values, changed in plan.to_update[kind]:
         for name in changed:
-            setattr(obj, name, values[name])
+            if name not in WRITTEN_APART:
+                setattr(obj, name, values[name])
         obj.save()
 
 
