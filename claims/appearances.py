@@ -64,6 +64,18 @@ def episode_cast(episode: Episode, known_speakers: dict[int, Speaker]) -> list[R
     return in_role_order(groups)
 
 
+def speaker_roles(speaker: Speaker) -> list[str]:
+    """The roles (values) this speaker had on published episodes, in role order. One query."""
+    roles = set(
+        Appearance.objects.published()
+        .filter(speaker=speaker)
+        .values_list("role", flat=True)
+        .distinct()
+        .order_by()
+    )
+    return sorted(roles, key=ROLE_ORDER.__getitem__)
+
+
 def speaker_episodes_by_role(speaker: Speaker) -> list[RoleGroup]:
     """The published episodes this speaker appeared in, by role: up to EPISODES_PER_ROLE
     of each, newest first, and each role's total. One query, whatever their number:

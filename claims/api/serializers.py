@@ -6,6 +6,7 @@ from rest_framework import serializers
 
 from claims.citations import citation
 from claims.models import Attribution, ClaimType, Verification
+from episodes.models import Role
 
 
 def permalink(context, record) -> str:
@@ -33,6 +34,11 @@ class SpeakerRefSerializer(serializers.Serializer):
     slug = serializers.SlugField()
     name = serializers.CharField()
     url = PermalinkField()
+
+
+class AppearanceSerializer(serializers.Serializer):
+    speaker = SpeakerRefSerializer()
+    role = serializers.ChoiceField(choices=Role.choices)
 
 
 class EpisodeRefSerializer(serializers.Serializer):
@@ -147,6 +153,12 @@ class EpisodeDetailSerializer(EpisodeSerializer):
     summary = serializers.CharField()
     claim_mix = TypeCountSerializer(many=True, help_text="Published claims per type, most first.")
     people = SpeakerRefSerializer(many=True, help_text="The identified speakers, by name.")
+    appearances = AppearanceSerializer(
+        many=True,
+        source="cast",
+        help_text="Who was on the episode, whether or not they have claims: hosts, guests, "
+        "then others.",
+    )
     claims = ClaimSerializer(
         many=True, source="ledger", help_text="The ledger: published claims by number."
     )
@@ -163,6 +175,10 @@ class SpeakerSerializer(serializers.Serializer):
 class SpeakerDetailSerializer(SpeakerSerializer):
     links = serializers.ListField(child=serializers.CharField(), source="link_list")
     claim_mix = TypeCountSerializer(many=True, help_text="Published claims per type, most first.")
+    roles = serializers.ListField(
+        child=serializers.ChoiceField(choices=Role.choices),
+        help_text="Their roles on published episodes (host, guest, other), in that order.",
+    )
 
 
 class PodcastListSerializer(serializers.Serializer):

@@ -78,7 +78,8 @@ def test_episode_detail_query_count(client, ledger, django_assert_num_queries):
     # 2. the episode with its podcast
     # 3. its published claims with their speakers
     # 4. its claim mix
-    with django_assert_num_queries(4):
+    # 5. who appeared on it, with their speakers
+    with django_assert_num_queries(5):
         get(client, f"/api/v1/episodes/{episode.podcast.slug}/{episode.slug}/")
 
 
@@ -95,8 +96,8 @@ def test_speaker_list_query_count(client, ledger, django_assert_num_queries):
 
 
 def test_speaker_detail_query_count(client, ledger, django_assert_num_queries):
-    # the ledger's version; the speaker with their count; their claim mix
-    with django_assert_num_queries(3):
+    # the ledger's version; the speaker with their count; their claim mix; their roles
+    with django_assert_num_queries(4):
         get(client, f"/api/v1/speakers/{ledger.speakers[0].slug}/")
 
 
