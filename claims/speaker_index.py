@@ -87,14 +87,23 @@ def count_episodes_and_roles(speakers: list[Speaker]) -> None:
     public claim in, each counted once) and `roles` (their roles on published episodes,
     in role order). Two queries for the page of speakers, never one per speaker."""
     ids = [speaker.pk for speaker in speakers]
-    public_claims = Claim.objects.published().filter(speaker=OuterRef("pk"))
     episodes_with_claims = (
-        public_claims.values("speaker").annotate(n=Count("episode", distinct=True)).values("n")
+        Claim.objects.published()
+        .filter(speaker=OuterRef("pk"))
+        .order_by()
+        .values("speaker")
+        .annotate(n=Count("episode", distinct=True))
+        .values("n")
     )
-    appearances = Appearance.objects.published().filter(speaker=OuterRef("pk"))
     # Episodes they appeared in without saying anything on the record there.
+    said_something = Claim.objects.published().filter(
+        speaker=OuterRef("speaker"), episode=OuterRef("episode")
+    )
     appeared_silently = (
-        appearances.exclude(Exists(public_claims.filter(episode=OuterRef("episode")).values("pk")))
+        Appearance.objects.published()
+        .filter(speaker=OuterRef("pk"))
+        .exclude(Exists(said_something))
+        .order_by()
         .values("speaker")
         .annotate(n=Count("pk"))
         .values("n")
