@@ -6,6 +6,7 @@ from collections import Counter
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db.models import Exists, OuterRef
 
 from claims import search
 from claims.models import Attribution, Claim
@@ -16,7 +17,7 @@ from claims.synthetic import (
     SURNAMES,
     SYNTHETIC_URL,
 )
-from episodes.models import Episode, Podcast, Speaker, Status
+from episodes.models import Appearance, Episode, Podcast, Role, Speaker, Status
 from ledger.models import current_version
 
 CLAIMS = 400
@@ -125,3 +126,23 @@ def test_reset_replaces_synthetic_data_and_keeps_the_rest(demo):
 def test_it_refuses_to_add_to_earlier_synthetic_data_without_reset(synthetic):
     with pytest.raises(CommandError, match="--reset"):
         generate()
+
+
+def test_every_episode_has_a_host_and_a_guest_who_may_say_nothing(synthetic):
+    for episode in Episode.objects.all():
+        roles = set(episode.appearances.values_list("role", flat=True))
+        assert roles == {Role.HOST, Role.GUEST}
+    quiet = Appearance.objects.exclude(
+        Exists(Claim.objects.filter(episode=OuterRef("episode"), speaker=OuterRef("speaker")))
+    )
+    assert quiet.exists()
+
+
+def test_reset_removes_synthetic_appearances_and_keeps_the_demos(demo):
+    demo_appearances = set(Appearance.objects.values_list("pk", flat=True))
+    generate()
+
+    generate("--reset", "--seed", "2")
+
+    assert demo_appearances
+    assert demo_appearances <= set(Appearance.objects.values_list("pk", flat=True))

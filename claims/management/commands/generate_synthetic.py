@@ -25,7 +25,7 @@ from django.utils import timezone
 from claims import search_index
 from claims.models import Claim
 from claims.synthetic import MIN_CLAIMS, SYNTHETIC_URL, Plan, unique_slug
-from episodes.models import Episode, Podcast, Speaker
+from episodes.models import Appearance, Episode, Podcast, Speaker
 from ledger.models import ledger_changed
 
 
@@ -80,6 +80,7 @@ class Command(BaseCommand):
         with transaction.atomic():
             self.create_records(plan)
             self.load_claims(plan)
+            Appearance.objects.bulk_create(plan.appearances(), batch_size=2000)
             ledger_changed()
         self.tidy_up()
         self.stdout.write(
@@ -103,10 +104,11 @@ class Command(BaseCommand):
                 )._raw_delete(connection.alias)
             with search_index_paused():
                 claims._raw_delete(connection.alias)
+            Appearance.objects.filter(episode__podcast__in=podcasts)._raw_delete(connection.alias)
             Episode.objects.filter(podcast__in=podcasts)._raw_delete(connection.alias)
             podcasts._raw_delete(connection.alias)
             Speaker.objects.filter(
-                links__startswith=SYNTHETIC_URL, claims__isnull=True
+                links__startswith=SYNTHETIC_URL, claims__isnull=True, appearances__isnull=True
             )._raw_delete(connection.alias)
             ledger_changed()
 
@@ -178,7 +180,7 @@ class Command(BaseCommand):
             return
         with connection.cursor() as cursor:
             if connection.vendor == "postgresql":
-                for model in (Claim, Episode, Speaker, Podcast):
+                for model in (Claim, Episode, Speaker, Podcast, Appearance):
                     cursor.execute(f"VACUUM ANALYZE {model._meta.db_table}")
             else:
                 cursor.execute("ANALYZE")
