@@ -2,12 +2,21 @@
 number of published episodes they were on and their roles there."""
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db.models import Count, Exists, IntegerField, OuterRef, QuerySet, Subquery, Value
-from django.db.models.functions import Coalesce
+from django.db.models import (
+    BooleanField,
+    Case,
+    Count,
+    Exists,
+    IntegerField,
+    OuterRef,
+    QuerySet,
+    Value,
+    When,
+)
 
 from claims.models import Claim
 from episodes.models import ROLE_ORDER, Appearance, Role, Speaker
@@ -48,84 +57,89 @@ class NameQuery:
         return problems
 
 
-def speakers_in_public_record(name_words: Iterable[str] = ()) -> QuerySet[Speaker]:
+class PublicRecordSpeakers:
     """Speakers with a public claim or an appearance on a published episode, most public
-    claims first, annotated with `claim_count`; only those whose name holds every one of
-    `name_words`, if given.
+    claims first, each with `claim_count`, as a Paginator pages them: counted by one
+    query, sliced by another.
 
-    Those with claims are counted as an inner join grouped by speaker, which reads the
-    claims' (speaker, status, episode) index only (docs/performance.md, 17); those who
-    only appeared are added with a count of 0. Two sets joined by a UNION, each
-    narrowed by name first: a union cannot be filtered afterwards.
+    The list joins two sets by a UNION: those with claims, counted as an inner join
+    grouped by speaker, which reads the claims' (speaker, status, episode) index only
+    (docs/performance.md, 17), and those who only appeared, with a count of 0. Counting
+    that union would group every public claim a second time; instead the count asks of
+    each speaker whether they have a public claim or appearance, an index probe each.
     """
 
-    def named(speakers):
-        for word in name_words:
+    def __init__(self, name_words: Iterable[str] = ()):
+        # Each part is narrowed by name: a union cannot be filtered afterwards.
+        self.name_words = list(name_words)
+        fields = ("pk", "name", "slug", "description")
+        with_claims = (
+            self.named(Speaker.objects.filter(Claim.public_q(prefix="claims__")))
+            .annotate(claim_count=Count("*"))
+            .only(*fields)
+            .order_by()  # the union is ordered, not its parts
+        )
+        # Asked per speaker who appeared (an index probe each): as a WHERE NOT EXISTS,
+        # PostgreSQL answers it by reading every published claim; inside a CASE it cannot.
+        said_nothing = Case(
+            When(Exists(public_claims()), then=Value(False)),
+            default=Value(True),
+            output_field=BooleanField(),
+        )
+        appeared_only = (
+            self.named(Speaker.objects.filter(Exists(published_appearances())))
+            .alias(said_nothing=said_nothing)
+            .filter(said_nothing=True)
+            .annotate(claim_count=Value(0, output_field=IntegerField()))
+            .only(*fields)
+            .order_by()
+        )
+        self.listed = with_claims.union(appeared_only, all=True).order_by("-claim_count", "name")
+        self.counted = self.named(
+            Speaker.objects.filter(Exists(public_claims()) | Exists(published_appearances()))
+        )
+
+    def named(self, speakers: QuerySet[Speaker]) -> QuerySet[Speaker]:
+        """Those whose name holds every word searched for."""
+        for word in self.name_words:
             speakers = speakers.named_like([word])
         return speakers
 
-    fields = ("pk", "name", "slug", "description")
-    with_claims = (
-        named(Speaker.objects.filter(Claim.public_q(prefix="claims__")))
-        .annotate(claim_count=Count("*"))
-        .only(*fields)
-        .order_by()  # the union is ordered, not its parts
-    )
-    appeared_only = (
-        named(Speaker.objects.all())
-        .filter(Exists(Appearance.objects.published().filter(speaker=OuterRef("pk"))))
-        .exclude(Exists(Claim.objects.published().filter(speaker=OuterRef("pk"))))
-        .annotate(claim_count=Value(0, output_field=IntegerField()))
-        .only(*fields)
-        .order_by()
-    )
-    return with_claims.union(appeared_only, all=True).order_by("-claim_count", "name")
+    def count(self) -> int:
+        return self.counted.count()
+
+    def __getitem__(self, key):
+        return self.listed[key]
+
+
+def public_claims():
+    return Claim.objects.published().filter(speaker=OuterRef("pk"))
+
+
+def published_appearances():
+    return Appearance.objects.published().filter(speaker=OuterRef("pk"))
 
 
 def count_episodes_and_roles(speakers: list[Speaker]) -> None:
     """Set each speaker's `episode_count` (published episodes they appeared in or have a
     public claim in, each counted once) and `roles` (their roles on published episodes,
-    in role order). Two queries for the page of speakers, never one per speaker."""
+    in role order). Two queries for the page of speakers, never one per speaker.
+
+    The UNION of (speaker, episode) pairs from claims and appearances counts each
+    episode once; it reads the page's speakers' claims from the claims'
+    (speaker, status, episode) index and joins the episodes once, by hash.
+    """
     ids = [speaker.pk for speaker in speakers]
-    episodes_with_claims = (
-        Claim.objects.published()
-        .filter(speaker=OuterRef("pk"))
-        .order_by()
-        .values("speaker")
-        .annotate(n=Count("episode", distinct=True))
-        .values("n")
+    with_claims = (
+        Claim.objects.published().filter(speaker__in=ids).values_list("speaker", "episode")
     )
-    # Episodes they appeared in without saying anything on the record there.
-    said_something = Claim.objects.published().filter(
-        speaker=OuterRef("speaker"), episode=OuterRef("episode")
-    )
-    appeared_silently = (
-        Appearance.objects.published()
-        .filter(speaker=OuterRef("pk"))
-        .exclude(Exists(said_something))
-        .order_by()
-        .values("speaker")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
-    counts = dict(
-        Speaker.objects.filter(pk__in=ids)
-        .annotate(
-            episode_count=Coalesce(Subquery(episodes_with_claims), 0)
-            + Coalesce(Subquery(appeared_silently), 0)
-        )
-        .values_list("pk", "episode_count")
-    )
+    appeared = Appearance.objects.published().filter(speaker__in=ids)
+    pairs = with_claims.order_by().union(appeared.values_list("speaker", "episode").order_by())
+    episode_counts = Counter(speaker_id for speaker_id, _ in pairs)
     roles = defaultdict(set)
-    for speaker_id, role in (
-        Appearance.objects.published()
-        .filter(speaker__in=ids)
-        .values_list("speaker", "role")
-        .distinct()
-        .order_by()
-    ):
+    for speaker_id, role in appeared.values_list("speaker", "role").distinct().order_by():
         roles[speaker_id].add(role)
     for speaker in speakers:
-        speaker.episode_count = counts.get(speaker.pk, 0)
+        speaker.episode_count = episode_counts[speaker.pk]
         in_order = sorted(roles[speaker.pk], key=ROLE_ORDER.__getitem__)
         speaker.roles = [Role(role).label.lower() for role in in_order]

@@ -9,7 +9,7 @@ from claims.filters import Ordering
 from claims.models import Claim, ClaimType, Verification
 from claims.prediction_pages import track_record
 from claims.public_record import episodes_with_counts, podcasts_with_counts
-from claims.speaker_index import NameQuery, count_episodes_and_roles, speakers_in_public_record
+from claims.speaker_index import NameQuery, PublicRecordSpeakers, count_episodes_and_roles
 from episodes.models import Episode, Podcast, Speaker
 
 
@@ -104,7 +104,7 @@ def episode_detail(request, podcast_slug, slug):
 def speaker_list(request):
     query = NameQuery.parse(request.GET.get("q", ""))
     # A search with nothing to look for finds no one (and the page says why).
-    speakers = [] if query.text and not query.words else speakers_in_public_record(query.words)
+    speakers = [] if query.text and not query.words else PublicRecordSpeakers(query.words)
     page = page_of(request, speakers, SPEAKERS_PER_PAGE)
     page.object_list = list(page.object_list)
     count_episodes_and_roles(page.object_list)
