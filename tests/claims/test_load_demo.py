@@ -63,3 +63,13 @@ def test_the_demo_files_are_ledger_files_the_import_command_reads(db, name):
     call_command("import_ledger", DEMO_DIR / name, "--dry-run", stdout=out)
 
     assert "Nothing would be written: this was a dry run." in out.getvalue()
+
+
+def test_the_demo_shows_a_host_guests_and_a_guest_without_claims(client, demo):
+    html = client.get("/episodes/example-show/roadmap-without-dates/").content.decode()
+    cleo = Speaker.objects.get(slug="cleo-placeholder")
+
+    assert '<span class="cast-role">Host:</span> <a href="/speakers/ada-example/">' in html
+    assert '<a href="/speakers/cleo-placeholder/">Cleo Placeholder</a></p>' in html
+    assert not cleo.claims.exists()
+    assert client.get(cleo.get_absolute_url()).status_code == 200
