@@ -89,7 +89,7 @@ def readers_see_change_to(record: models.Model) -> bool:
             or Appearance.objects.published().filter(speaker=record).exists()
         )
     if isinstance(record, Appearance):
-        return Episode.objects.published().filter(pk=record.episode_id).exists()
+        return record.episode.status == Status.PUBLISHED
     if isinstance(record, Podcast):
         return Episode.objects.published().filter(podcast=record).exists()
     return True

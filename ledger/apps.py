@@ -10,7 +10,13 @@ class LedgerConfig(AppConfig):
         # A saved or deleted record moves the version when readers can see the change
         # (not a draft's). Bulk writes (QuerySet.update, bulk_create) call
         # ledger_changed() themselves, unless made unseen_by_readers().
-        for label in ("episodes.Podcast", "episodes.Episode", "episodes.Speaker", "claims.Claim"):
+        for label in (
+            "episodes.Podcast",
+            "episodes.Episode",
+            "episodes.Speaker",
+            "episodes.Appearance",
+            "claims.Claim",
+        ):
             model = self.apps.get_model(label)
             post_save.connect(_changed, sender=model, dispatch_uid=f"ledger-changed-save-{label}")
             post_delete.connect(

@@ -9,7 +9,7 @@ import pytest
 from claims.choices import ClaimStatus
 from episodes.models import Status
 from ledger.models import current_version
-from tests.factories import make_claim, make_episode, make_speaker
+from tests.factories import make_appearance, make_claim, make_episode, make_speaker
 
 
 def version():
@@ -121,3 +121,18 @@ def test_a_reader_keeps_a_304_while_editors_save_drafts(client, episode):
     make_claim(episode, status=ClaimStatus.DRAFT, excerpt="Captured, not yet checked.")
 
     assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+
+
+def test_adding_or_removing_an_appearance_on_a_published_episode_moves_the_version(episode):
+    before = version()
+    appearance = make_appearance(episode)
+    assert version() > before
+    before = version()
+    appearance.delete()
+    assert version() > before
+
+
+def test_an_appearance_on_a_draft_episode_leaves_the_version(draft_episode):
+    before = version()
+    make_appearance(draft_episode).delete()
+    assert version() == before
