@@ -42,7 +42,8 @@ def person(name: str) -> dict:
 def reference(claim: Claim, url: str) -> dict:
     """The claim as a CSL-JSON item: the episode, said by the speaker, found at `url`.
 
-    An unresolved voice is cited by its label, as the ledger shows it, not as a person.
+    An unresolved voice is cited as the ledger shows it ("Unresolved voice — Caller 2"),
+    not as a person.
     """
     episode = claim.episode
     air_date = episode.air_date
@@ -53,7 +54,9 @@ def reference(claim: Claim, url: str) -> dict:
         "title": episode.title,
         "container-title": episode.podcast.name,
         "publisher": episode.podcast.name,
-        "author": [person(claim.voice) if claim.is_identified else {"literal": claim.voice}],
+        "author": [
+            person(claim.voice) if claim.is_identified else {"literal": claim.attribution_words}
+        ],
         "issued": {"date-parts": [[air_date.year, air_date.month, air_date.day]]},
         "URL": url,
         "archive": SITE,
@@ -209,7 +212,7 @@ def citation(claim, url: str) -> str:
     """
     episode = claim.episode
     return (
-        f"{claim.voice}, “{episode.title}”, {episode.podcast.name}, "
+        f"{claim.attribution_words}, “{episode.title}”, {episode.podcast.name}, "
         f"{episode.air_date.day} {episode.air_date:%B %Y}. "
         f"Evidence Ledger, claim {claim.label}: {url}"
     )

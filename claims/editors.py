@@ -5,6 +5,7 @@ CURATED_MODELS = (
     ("episodes", "podcast"),
     ("episodes", "episode"),
     ("episodes", "speaker"),
+    ("episodes", "appearance"),
     ("claims", "claim"),
     ("claims", "claimlink"),
     ("claims", "topic"),

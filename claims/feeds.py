@@ -69,10 +69,10 @@ class ClaimFeed(Feed):
 
     def item_title(self, claim):
         excerpt = Truncator(claim.excerpt).words(12)
-        return f"{claim.voice}: “{excerpt}” ({claim.label} / {claim.type})"
+        return f"{claim.attribution_words}: “{excerpt}” ({claim.label} / {claim.type})"
 
     def item_author_name(self, claim):
-        return claim.voice
+        return claim.attribution_words
 
     def item_author_link(self, claim):
         return getattr(claim, "author_url", None)

@@ -340,6 +340,17 @@ class Claim(predictions.PredictionFields, PublicHistory, models.Model):
         return self.unresolved_label or DEFAULT_UNRESOLVED_LABEL
 
     @property
+    def attribution_words(self):
+        """Who said it, in words that cannot be mistaken for a person's name:
+        the speaker's name, or "Unresolved voice — Caller 2" (plain text; pages put
+        the label in <em>: templates/_unresolved_voice.html)."""
+        if self.speaker_id is not None:
+            return self.speaker.name
+        if self.unresolved_label:
+            return f"{DEFAULT_UNRESOLVED_LABEL} — {self.unresolved_label}"
+        return DEFAULT_UNRESOLVED_LABEL
+
+    @property
     def anchor(self):
         return f"claim-{self.label}"
 

@@ -204,7 +204,7 @@ def claim_page(meta: PageMeta, context, absolute: ld.Absolute) -> None:
         meta.description = f"Claim {claim.label} of “{episode.title}” was retracted: {reason}"
     else:
         excerpt = Truncator(claim.excerpt).words(DESCRIPTION_WORDS)
-        meta.description = f"{claim.voice} on {episode.podcast.name}: “{excerpt}”"
+        meta.description = f"{claim.attribution_words} on {episode.podcast.name}: “{excerpt}”"
         meta.citation = highwire_tags(claim, absolute)
     meta.json_ld = [
         ld.quotation(claim, absolute, citation=apa_text(context.get("citations"))),

@@ -11,7 +11,7 @@ from django.db.models import Count, F, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
 from claims.models import Claim, ClaimLink
-from episodes.models import Episode, Podcast, Speaker, Status, Transcript
+from episodes.models import Appearance, Episode, Podcast, Speaker, Status, Transcript
 
 
 def speakers_with_claim_counts() -> QuerySet[Speaker]:
@@ -78,7 +78,12 @@ def readers_see_change_to(record: models.Model) -> bool:
     if isinstance(record, Episode):
         return record.status == Status.PUBLISHED or record.has_changed("status")
     if isinstance(record, Speaker):
-        return Claim.objects.published().filter(speaker=record).exists()
+        return (
+            Claim.objects.published().filter(speaker=record).exists()
+            or Appearance.objects.published().filter(speaker=record).exists()
+        )
+    if isinstance(record, Appearance):
+        return record.episode.status == Status.PUBLISHED
     if isinstance(record, ClaimLink):
         # Public only while both claims are (asked after a delete too: the claims stay).
         ends = (record.from_claim_id, record.to_claim_id)

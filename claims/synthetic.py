@@ -38,7 +38,7 @@ from itertools import accumulate
 from django.utils.text import slugify
 
 from claims.models import DEFAULT_UNRESOLVED_LABEL, Attribution, ClaimType, Verification
-from episodes.models import Episode, Podcast, Speaker, Status, Transcript
+from episodes.models import Appearance, Episode, Podcast, Role, Speaker, Status, Transcript
 
 SYNTHETIC_URL = "https://example.com/synthetic/"
 
@@ -242,7 +242,9 @@ class Plan:
             self.episodes[-1]._podcast_index = p
 
     def ledger(self):
-        """Each episode's claim rows ({attname: value}, in ledger order) and transcript."""
+        """Each episode's claim rows ({attname: value}, in ledger order) and transcript;
+        each episode's hosts and guests are noted in `casts` as its claims are drawn."""
+        self.casts = []
         for episode, size in zip(self.episodes, self.sizes, strict=True):
             rows = list(self.claims_of(episode, size))
             yield rows, self.transcript(episode, rows)
@@ -251,6 +253,8 @@ class Plan:
         rng = self.rng
         hosts = self.hosts[episode._podcast_index]
         guests = [self.guests[pick(rng, self.guest_weights)] for _ in range(rng.randint(1, 3))]
+        # Noted without drawing anything, so a seed keeps giving the same claims.
+        self.casts.append((episode, hosts, guests))
         clock = rng.randrange(30, 300)
         for number in range(1, size + 1):
             # Drawn in this order, so that a seed keeps giving the same ledger.
@@ -297,6 +301,15 @@ class Plan:
             + "."
             for _ in range(FILLER_SENTENCES)
         ]
+
+    def appearances(self):
+        """Who was on each episode whose claims have been drawn: its show's hosts and the
+        guests drawn for it (who may say nothing on the record)."""
+        for episode, hosts, guests in self.casts:
+            for index in hosts:
+                yield Appearance(episode=episode, speaker=self.speakers[index], role=Role.HOST)
+            for index in dict.fromkeys(guests):
+                yield Appearance(episode=episode, speaker=self.speakers[index], role=Role.GUEST)
 
     def row(self, episode, number, clock, speaker, voice, excerpt, summary):
         rng = self.rng

@@ -3,16 +3,14 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
 from claims import citations
+from claims.appearances import episode_cast, speaker_episodes_by_role
 from claims.browse import ClaimSearch
 from claims.filters import Ordering
 from claims.links import attach_public_links, moved_positions
 from claims.models import Claim, ClaimType, Verification
 from claims.prediction_pages import track_record
-from claims.public_record import (
-    episodes_with_counts,
-    podcasts_with_counts,
-    speakers_with_claim_counts,
-)
+from claims.public_record import episodes_with_counts, podcasts_with_counts
+from claims.speaker_index import NameQuery, PublicRecordSpeakers, count_episodes_and_roles
 from episodes.models import Episode, Podcast, Speaker
 
 
@@ -97,6 +95,7 @@ def episode_detail(request, podcast_slug, slug):
             "episode": episode,
             "claims": ledger,
             "speakers": sorted(speakers.values(), key=str),
+            "cast": episode_cast(episode, speakers),
             "mix": claims.type_mix(),
             # Said once for the episode rather than under every claim. Each claim is checked
             # again whenever the transcript is saved, so theirs is the episode's state.
@@ -107,21 +106,24 @@ def episode_detail(request, podcast_slug, slug):
 
 
 def speaker_list(request):
-    speakers = speakers_with_claim_counts().order_by("-claim_count", "name")
-    return render(
-        request,
-        "episodes/speaker_list.html",
-        {"page": page_of(request, speakers, SPEAKERS_PER_PAGE)},
-    )
+    query = NameQuery.parse(request.GET.get("q", ""))
+    # A search with nothing to look for finds no one (and the page says why).
+    speakers = [] if query.text and not query.words else PublicRecordSpeakers(query.words)
+    page = page_of(request, speakers, SPEAKERS_PER_PAGE)
+    page.object_list = list(page.object_list)
+    count_episodes_and_roles(page.object_list)
+    return render(request, "episodes/speaker_list.html", {"page": page, "query": query})
 
 
 def speaker_detail(request, slug):
     speaker = get_object_or_404(Speaker, slug=slug)
     claims = Claim.objects.published().filter(speaker=speaker)
     page = page_of(request, claims.for_listing().newest_first(), SPEAKER_CLAIMS_PER_PAGE)
-    if not page.paginator.count:
+    appearances = speaker_episodes_by_role(speaker)
+    if not page.paginator.count and not appearances:
         raise Http404("Only people in the public record have a page.")
-    mix = claims.type_mix()
+    # A guest who said nothing on the record has no claims to mix.
+    mix = claims.type_mix() if page.paginator.count else []
     # Two more queries, for speakers who made a public prediction only.
     predicted = any(claim_type == ClaimType.PREDICTION for claim_type, _ in mix)
     return render(
@@ -131,6 +133,7 @@ def speaker_detail(request, slug):
             "speaker": speaker,
             "page": page,
             "mix": mix,
+            "appearances": appearances,
             "track_record": track_record(speaker) if predicted else None,
             "moved_positions": moved_positions(speaker),
         },

@@ -3,7 +3,7 @@ from django.contrib import admin
 from django.db import models
 
 from episodes import transcripts
-from episodes.models import Episode, Podcast, Speaker, Status, Transcript
+from episodes.models import Appearance, Episode, Podcast, Speaker, Status, Transcript
 
 # Editors paste addresses without a scheme; the web is https now.
 HTTPS_URL_FIELDS = {models.URLField: {"assume_scheme": "https"}}
@@ -101,6 +101,16 @@ def read_upload(upload) -> bytes:
     return upload.read(transcripts.MAX_UPLOAD_BYTES + 1)
 
 
+class AppearanceInline(admin.TabularInline):
+    """Who was on the episode: hosts and guests, whether or not they have claims."""
+
+    model = Appearance
+    fields = ("speaker", "role")
+    autocomplete_fields = ("speaker",)
+    extra = 0
+    verbose_name_plural = "appearances (who was on the episode)"
+
+
 @admin.register(Episode)
 class EpisodeAdmin(admin.ModelAdmin):
     form = EpisodeForm
@@ -135,6 +145,7 @@ class EpisodeAdmin(admin.ModelAdmin):
         ),
         ("History", {"fields": ("created_at", "updated_at"), "classes": ("collapse",)}),
     )
+    inlines = (AppearanceInline,)
     actions = ("publish", "unpublish")
     show_full_result_count = False
 

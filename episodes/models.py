@@ -339,3 +339,51 @@ class Transcript(RemembersLoadedValues):
         first cue or without cues. A binary search over the cues."""
         index = bisect_right(self.cues, offset, key=lambda cue: cue[1]) - 1
         return self.cues[index][0] if index >= 0 else None
+
+
+class Role(models.TextChoices):
+    """How a person took part in an episode; pages list the roles in this order."""
+
+    HOST = "host", "Host"
+    GUEST = "guest", "Guest"
+    OTHER = "other", "Other"
+
+
+ROLE_ORDER = {role: rank for rank, role in enumerate(Role.values)}
+
+
+class AppearanceQuerySet(RecordQuerySet):
+    def published(self) -> "AppearanceQuerySet":
+        """Appearances on published episodes: the only ones readers see or count."""
+        return self.filter(Episode.public_q(prefix="episode__"))
+
+
+class Appearance(models.Model):
+    """Who was on an episode and in which role, whether or not they have claims in it."""
+
+    episode = models.ForeignKey(Episode, on_delete=models.CASCADE, related_name="appearances")
+    speaker = models.ForeignKey(
+        Speaker,
+        on_delete=models.PROTECT,
+        related_name="appearances",
+        help_text="An identified person; an unresolved voice is not listed here.",
+    )
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.GUEST)
+
+    objects = AppearanceQuerySet.as_manager()
+
+    class Meta:
+        # The editor's order within an episode; pages sort by role, then name.
+        ordering = ("episode", "pk")
+        constraints = [
+            models.UniqueConstraint(
+                fields=("episode", "speaker"), name="appearance_speaker_once_per_episode"
+            ),
+            models.CheckConstraint(condition=Q(role__in=Role.values), name="appearance_role_valid"),
+        ]
+
+    def __str__(self):
+        return f"{self.speaker} ({self.get_role_display().lower()}) on {self.episode}"
+
+    def get_absolute_url(self):
+        return self.episode.get_absolute_url()

@@ -15,6 +15,7 @@ class LedgerConfig(AppConfig):
             "episodes.Episode",
             "episodes.Transcript",
             "episodes.Speaker",
+            "episodes.Appearance",
             "claims.Claim",
             "claims.ClaimLink",
             "claims.Topic",

@@ -35,7 +35,7 @@ PAGE_PARAMETERS = {
     "claims:claim_detail": (),
     "episodes:episode_list": ("podcast", "page"),
     "episodes:episode_detail": (),
-    "episodes:speaker_list": ("page",),
+    "episodes:speaker_list": ("q", "page"),
     "episodes:speaker_detail": ("page",),
     "episodes:podcast_list": (),
     "episodes:podcast_detail": ("page",),

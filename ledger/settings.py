@@ -321,6 +321,11 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # One name for the roles, whether an appearance's or a speaker's list of them.
+    "ENUM_NAME_OVERRIDES": {
+        "AppearanceRoleEnum": "episodes.models.Role",
+        "ReferenceRoleEnum": "claims.references.Role",
+    },
 }
 
 # Everything goes through the root's one handler: JSON lines in production, for log

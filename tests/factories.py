@@ -5,7 +5,7 @@ import itertools
 from types import SimpleNamespace
 
 from claims.models import Attribution, Claim, ClaimLink, ClaimType, Report, ReportKind
-from episodes.models import Episode, Podcast, Speaker, Status
+from episodes.models import Appearance, Episode, Podcast, Role, Speaker, Status
 
 _sequence = itertools.count(1)
 
@@ -65,6 +65,13 @@ def make_report(claim=None, **fields):
     return Report.objects.create(claim=claim or make_claim(), **{**defaults, **fields})
 
 
+def make_appearance(episode=None, speaker=None, role=Role.GUEST):
+    """`speaker` (a new one if not given) on `episode` (a new published one if not given)."""
+    return Appearance.objects.create(
+        episode=episode or make_episode(), speaker=speaker or make_speaker(), role=role
+    )
+
+
 def make_prediction(episode=None, speaker=None, horizon=None, precision="day", **fields):
     """A published prediction, open, with `horizon` (a date) or none stated."""
     if horizon is not None:
@@ -103,7 +110,8 @@ def make_ledger(episodes, claims_per_episode, speakers):
 
     Claims rotate through the types and `speakers` speakers; every fifth claim is an
     unresolved voice and every seventh a draft, and each podcast also has a draft
-    episode, so every page meets every kind of record. Episodes air one day apart,
+    episode, so every page meets every kind of record. Each episode has a host and a
+    guest among the speakers. Episodes air one day apart,
     the first one oldest.
     """
     podcasts = [make_podcast(), make_podcast()]
@@ -114,6 +122,8 @@ def make_ledger(episodes, claims_per_episode, speakers):
             podcast=podcasts[e % 2], air_date=datetime.date(2025, 1, 1) + datetime.timedelta(days=e)
         )
         aired.append(episode)
+        make_appearance(episode, people[e % speakers], Role.HOST)
+        make_appearance(episode, people[(e + 1) % speakers], Role.GUEST)
         for c in range(claims_per_episode):
             fields = {
                 "type": ClaimType.values[c % len(ClaimType.values)],
@@ -124,5 +134,7 @@ def make_ledger(episodes, claims_per_episode, speakers):
             else:
                 make_claim(episode, speaker=people[(e + c) % speakers], **fields)
     for podcast in podcasts:
-        make_claim(make_episode(podcast=podcast, status=Status.DRAFT), speaker=people[0])
+        draft = make_episode(podcast=podcast, status=Status.DRAFT)
+        make_claim(draft, speaker=people[0])
+        make_appearance(draft, people[0], Role.HOST)
     return SimpleNamespace(podcasts=podcasts, speakers=people, episodes=aired)

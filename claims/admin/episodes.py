@@ -30,7 +30,8 @@ class SpeakerWithClaimsAdmin(SpeakerAdmin):
 @admin.register(Episode)
 class EpisodeWithClaimsAdmin(EpisodeAdmin):
     list_display = (*EpisodeAdmin.list_display, "published_claim_count")
-    inlines = (ClaimInline,)
+    # Who was on it, then what they said.
+    inlines = (*EpisodeAdmin.inlines, ClaimInline)
 
     def get_object(self, request, object_id, from_field=None):
         # The change page reads the podcast and transcript (form, panel, verbatim checks),

@@ -6,7 +6,9 @@ from rest_framework import serializers
 
 from claims.choices import Relation
 from claims.citations import citation
-from claims.models import Attribution, ClaimType, ReferenceKind, Role, Verification
+from claims.models import Attribution, ClaimType, ReferenceKind, Verification
+from claims.models import Role as ReferenceRole
+from episodes.models import Role
 
 
 def permalink(context, record) -> str:
@@ -34,6 +36,11 @@ class SpeakerRefSerializer(serializers.Serializer):
     slug = serializers.SlugField()
     name = serializers.CharField()
     url = PermalinkField()
+
+
+class AppearanceSerializer(serializers.Serializer):
+    speaker = SpeakerRefSerializer()
+    role = serializers.ChoiceField(choices=Role.choices)
 
 
 class EpisodeRefSerializer(serializers.Serializer):
@@ -90,7 +97,7 @@ VOUCHED_FOR = (
 class NamedReferenceSerializer(serializers.Serializer):
     """A reference as a claim names it: which one, and how."""
 
-    role = serializers.ChoiceField(choices=Role.choices)
+    role = serializers.ChoiceField(choices=ReferenceRole.choices)
     slug = serializers.SlugField(source="reference.slug")
     title = serializers.CharField(source="reference.title")
     kind = serializers.ChoiceField(choices=ReferenceKind.choices, source="reference.kind")
@@ -186,6 +193,12 @@ class EpisodeDetailSerializer(EpisodeSerializer):
     summary = serializers.CharField()
     claim_mix = TypeCountSerializer(many=True, help_text="Published claims per type, most first.")
     people = SpeakerRefSerializer(many=True, help_text="The identified speakers, by name.")
+    appearances = AppearanceSerializer(
+        many=True,
+        source="cast",
+        help_text="Who was on the episode, whether or not they have claims: hosts, guests, "
+        "then others.",
+    )
     claims = ClaimSerializer(
         many=True, source="ledger", help_text="The ledger: published claims by number."
     )
@@ -202,6 +215,10 @@ class SpeakerSerializer(serializers.Serializer):
 class SpeakerDetailSerializer(SpeakerSerializer):
     links = serializers.ListField(child=serializers.CharField(), source="link_list")
     claim_mix = TypeCountSerializer(many=True, help_text="Published claims per type, most first.")
+    roles = serializers.ListField(
+        child=serializers.ChoiceField(choices=Role.choices),
+        help_text="Their roles on published episodes (host, guest, other), in that order.",
+    )
 
 
 class PodcastListSerializer(serializers.Serializer):
@@ -240,7 +257,7 @@ class TopicDetailSerializer(TopicSerializer):
 
 
 class RoleCountSerializer(serializers.Serializer):
-    role = serializers.ChoiceField(choices=Role.choices)
+    role = serializers.ChoiceField(choices=ReferenceRole.choices)
     people_count = serializers.IntegerField(help_text="Distinct identified speakers.")
     by_unresolved_voice = serializers.BooleanField(
         help_text="Whether an unresolved voice (never counted as a person) named it so too."

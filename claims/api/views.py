@@ -20,6 +20,7 @@ from claims.api.params import (
     claim_search,
     validated,
 )
+from claims.appearances import episode_cast, speaker_roles
 from claims.links import attach_public_links
 from claims.models import Claim
 from claims.public_record import (
@@ -145,6 +146,11 @@ class EpisodeDetail(GenericAPIView):
         people = {c.speaker_id: c.speaker for c in episode.ledger if c.is_identified}
         episode.people = sorted(people.values(), key=lambda speaker: speaker.name)
         episode.claim_count, episode.people_count = len(episode.ledger), len(people)
+        episode.cast = [
+            {"speaker": speaker, "role": group.role}
+            for group in episode_cast(episode, people)
+            for speaker in group.members
+        ]
         return Response(self.get_serializer(episode).data)
 
 
@@ -176,6 +182,7 @@ class SpeakerDetail(GenericAPIView):
     def get(self, request, slug):
         speaker = get_object_or_404(speakers_with_claim_counts(), slug=slug)
         speaker.claim_mix = Claim.objects.published().filter(speaker=speaker).type_mix()
+        speaker.roles = speaker_roles(speaker)
         return Response(self.get_serializer(speaker).data)
 
 

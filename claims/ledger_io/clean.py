@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.db import models
 
+from claims.ledger_io.appearances import clean_appearances
 from claims.ledger_io.formats import FIELDS, MAY_BE_BLANK, REQUIRED, Problem, Record, join
 from claims.ledger_io.links import clean_linked_claims
 from claims.ledger_io.subjects import clean_references, clean_topics
@@ -24,7 +25,7 @@ MAX_INTEGER = 2_147_483_647
 logger = logging.getLogger(__name__)
 _is_url = URLValidator(schemes=("http", "https"))
 # Fields whose value is a list (in JSON) or one item per line (in a CSV cell).
-LIST_FIELDS = ("links", "sources", "topics", "references", "transcript_cues")
+LIST_FIELDS = ("links", "sources", "topics", "references", "transcript_cues", "appearances")
 
 
 def clean_record(record: Record, problems: list[Problem]) -> dict | None:
@@ -215,6 +216,7 @@ def clean_cues(raw: object) -> list[list[int]]:
 # Fields read by a function of their own, once past the checks every field gets.
 OWN_READERS = {
     "links": clean_links,
+    "appearances": clean_appearances,
     "timestamp": clean_timestamp,
     "timestamp_from_transcript": clean_flag,
     "transcript_cues": clean_cues,

@@ -5,6 +5,7 @@ import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from claims.ledger_io.appearances import stored_appearances
 from claims.ledger_io.formats import (
     CSV_COLUMNS,
     FORMAT,
@@ -16,24 +17,25 @@ from claims.ledger_io.formats import (
 from claims.ledger_io.links import csv_cell, exported_links
 from claims.models import Claim, ClaimReference
 from claims.references import ROLE_ORDER
-from episodes.models import Episode
+from episodes.models import Episode, Speaker
 
 
 def export_document(*, podcast: str | None = None, episode: tuple[str, str] | None = None) -> dict:
     """The published ledger as a JSON-ready dict: all of it, one podcast's or one episode's.
 
-    `podcast` is a slug, `episode` a (podcast slug, episode slug) pair. Five
-    queries (the claims read in chunks, their links, topics and references), whatever
-    the size of the ledger.
+    `podcast` is a slug, `episode` a (podcast slug, episode slug) pair. A few queries
+    (the claims read in chunks; their links, topics and references; the episodes'
+    appearances and the people only on them), whatever the size of the ledger.
     """
     episodes = Episode.objects.published()
     if podcast:
         episodes = episodes.filter(podcast__slug=podcast)
     if episode:
         episodes = episodes.filter(podcast__slug=episode[0], slug=episode[1])
+    episode_ids = episodes.values("pk")
     claims = (
         Claim.objects.published()
-        .filter(episode__in=episodes.values("pk"))
+        .filter(episode__in=episode_ids)
         .select_related("speaker")
         .order_by("episode_id", "number")
     )
@@ -53,6 +55,8 @@ def export_document(*, podcast: str | None = None, episode: tuple[str, str] | No
         if claim.pk in linked:
             entry["linked_claims"] = linked[claim.pk]
         claims_by_episode[claim.episode_id].append(entry)
+    appearances = stored_appearances(episodes, among=episode_ids)
+    add_people_only_on_episodes(speakers, appearances)
     podcasts = {episode.podcast.slug: episode.podcast for episode in episodes}
     return {
         "format": FORMAT,
@@ -61,8 +65,16 @@ def export_document(*, podcast: str | None = None, episode: tuple[str, str] | No
         "speakers": [speaker_entry(s) for _, s in sorted(speakers.items())],
         "topics": [topic_entry(t) for _, t in sorted(subjects.topics.items())],
         "references": [reference_entry(r) for _, r in sorted(subjects.references.items())],
-        "episodes": [episode_entry(e, claims_by_episode[e.pk]) for e in episodes],
+        "episodes": [
+            episode_entry(e, appearances[e.pk], claims_by_episode[e.pk]) for e in episodes
+        ],
     }
+
+
+def add_people_only_on_episodes(speakers: dict, appearances: dict) -> None:
+    """Everyone named: those who said something and those who were only on an episode."""
+    missing = {e["speaker"] for a in appearances.values() for e in a} - set(speakers)
+    speakers.update((s.slug, s) for s in Speaker.objects.filter(slug__in=missing))
 
 
 def podcast_entry(podcast):
@@ -122,7 +134,7 @@ def subjects_of(claims) -> Subjects:
     return found
 
 
-def episode_entry(episode, claims):
+def episode_entry(episode, appearances, claims):
     return {
         "podcast": episode.podcast.slug,
         "slug": episode.slug,
@@ -135,6 +147,7 @@ def episode_entry(episode, claims):
         # Only for a timed transcript: files of untimed ones stay as they were.
         **({"transcript_cues": episode.transcript_cues} if episode.transcript_cues else {}),
         "status": episode.status,
+        "appearances": appearances,
         "claims": claims,
     }
 
@@ -184,27 +197,7 @@ def write_csv(document: dict, stream) -> None:
     writer.writerow(columns)
 
     def row(kind, values):
-        cells = {
-            "record": kind,
-            **{csv_column(kind, name): value for name, value in values.items()},
-        }
-        if isinstance(cells.get("links"), list):
-            cells["links"] = "\n".join(cells["links"])
-        if isinstance(cells.get("linked_claims"), list):
-            cells["linked_claims"] = csv_cell(cells["linked_claims"])
-        if isinstance(cells.get("transcript_cues"), list):
-            cells["transcript_cues"] = "\n".join(
-                f"{at} {offset}" for at, offset in cells["transcript_cues"]
-            )
-        if cells.get("timestamp_from_transcript") is True:
-            cells["timestamp_from_transcript"] = "true"
-        if isinstance(cells.get("sources"), list):
-            cells["sources"] = "\n".join(f"{s['url']} {s['title']}" for s in cells["sources"])
-        if isinstance(cells.get("topics"), list):
-            cells["topics"] = "\n".join(cells["topics"])
-        if isinstance(cells.get("references"), list):
-            cells["references"] = "\n".join(f"{r['role']} {r['slug']}" for r in cells["references"])
-        return ["" if cells.get(name) is None else escape_cell(cells[name]) for name in columns]
+        return csv_row(kind, values, columns)
 
     for podcast in document["podcasts"]:
         writer.writerow(row("podcast", podcast))
@@ -220,3 +213,26 @@ def write_csv(document: dict, stream) -> None:
             writer.writerow(
                 row("claim", {"podcast": episode["podcast"], "episode": episode["slug"], **claim})
             )
+
+
+# How a list in a record is written in one CSV cell, one item a line.
+CELL_WRITERS = {
+    "links": "\n".join,
+    "linked_claims": csv_cell,
+    "appearances": lambda items: "\n".join(f"{a['speaker']} {a['role']}" for a in items),
+    "transcript_cues": lambda cues: "\n".join(f"{at} {offset}" for at, offset in cues),
+    "sources": lambda items: "\n".join(f"{s['url']} {s['title']}" for s in items),
+    "topics": "\n".join,
+    "references": lambda items: "\n".join(f"{r['role']} {r['slug']}" for r in items),
+}
+
+
+def csv_row(kind: str, values: dict, columns: list[str]) -> list:
+    """A record's CSV row: its values in `columns`, lists and flags written as cells."""
+    cells = {"record": kind, **{csv_column(kind, name): value for name, value in values.items()}}
+    for name, write in CELL_WRITERS.items():
+        if isinstance(cells.get(name), list):
+            cells[name] = write(cells[name])
+    if cells.get("timestamp_from_transcript") is True:
+        cells["timestamp_from_transcript"] = "true"
+    return ["" if cells.get(name) is None else escape_cell(cells[name]) for name in columns]

@@ -67,6 +67,8 @@ FIELDS = {
         # new transcript without them has no times.
         "transcript_cues": None,
         "status": Episode._meta.get_field("status"),
+        # [{"speaker": slug, "role": role}]; in a CSV cell, one "slug role" per line.
+        "appearances": None,
     },
     "claim": {
         "podcast": Podcast._meta.get_field("slug"),
@@ -148,6 +150,7 @@ CSV_COLUMNS = (
     "website_url",
     "feed_url",
     "links",
+    "appearances",
     "transcript",
     "transcript_cues",
     # Topics and references: their rows name themselves in "topic" and "reference";

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from django.core.exceptions import NON_FIELD_ERRORS
 
 from claims.history import ClaimChange, tracked_state
+from claims.ledger_io.appearances import same_appearances, stored_appearances
 from claims.ledger_io.clean import clean_record
 from claims.ledger_io.formats import KINDS, PLURALS, Problem, join
 from claims.ledger_io.links import plan_links
@@ -86,6 +87,8 @@ class Plan:
         # The plan: values to create records from, and the records to update with what changes.
         self.to_create = {kind: [] for kind in KINDS}
         self.to_update = {kind: [] for kind in KINDS}
+        # Episodes' new lists of appearances, by episode key.
+        self.appearances_to_write = {}
 
     @property
     def problems(self):
@@ -148,6 +151,11 @@ class Plan:
         speaker_slugs = {
             *self.incoming["speaker"],
             *(v["speaker"] for v in self.incoming["claim"].values() if v.get("speaker")),
+            *(
+                entry["speaker"]
+                for v in self.incoming["episode"].values()
+                for entry in v.get("appearances", ())
+            ),
         }
         self.speakers = {s.slug: s for s in Speaker.objects.filter(slug__in=speaker_slugs)}
         episode_keys = {*self.incoming["episode"], *(key[:2] for key in self.incoming["claim"])}
@@ -158,6 +166,7 @@ class Plan:
                 slug__in={key[1] for key in episode_keys},
             ).select_related("podcast", "transcript")
         }
+        self.appearances = stored_appearances(self.episodes.values())
         claim_episodes = {
             self.episodes[key[:2]].pk for key in self.incoming["claim"] if key[:2] in self.episodes
         }
@@ -178,7 +187,7 @@ class Plan:
             changed = [
                 name
                 for name, value in values.items()
-                if name not in ("slug", "podcast") and stored_value(current, name) != value
+                if name not in ("slug", "podcast") and self.differs(current, name, value)
             ]
             if changed:
                 self.to_update[kind].append((current, values, changed))
@@ -186,6 +195,11 @@ class Plan:
                 self.report.changes.append(f"{kind} {describe_key(key)}: {join(changed)}")
             else:
                 self.report.unchanged[kind] += 1
+
+    def differs(self, current, name, value):
+        if name == "appearances":
+            return not same_appearances(self.appearances[current.pk], value)
+        return stored_value(current, name) != value
 
     def plan_podcasts(self):
         self.plan_simple("podcast", self.podcasts)
@@ -204,6 +218,25 @@ class Plan:
                     )
                 )
         self.plan_simple("episode", self.episodes)
+        self.plan_appearances()
+
+    def plan_appearances(self):
+        """Each episode's new list of appearances, if the file gives one that changes it;
+        a speaker neither the file nor the ledger has is reported on its episode."""
+        for key, values in self.incoming["episode"].items():
+            if "appearances" not in values:
+                continue
+            for entry in values["appearances"]:
+                slug = entry["speaker"]
+                known = slug in self.speakers or slug in self.incoming["speaker"]
+                if not known and ("speaker", slug) not in self.rejected:
+                    message = f"no speaker “{slug}” in this file or in the ledger."
+                    self.problems.append(
+                        Problem(self.where["episode"][key], "appearances", message)
+                    )
+            current = self.episodes.get(key)
+            if current is None or self.differs(current, "appearances", values["appearances"]):
+                self.appearances_to_write[key] = values["appearances"]
 
     def plan_claims(self):
         for key, values in self.incoming["claim"].items():
@@ -356,9 +389,7 @@ def record_key(kind, values):
 
 def stored_value(record, name):
     # An episode's transcript is a record of its own, read through the episode.
-    if name in ("transcript", "transcript_cues"):
-        return getattr(record, f"{name}_text" if name == "transcript" else name)
-    return getattr(record, name)
+    return getattr(record, "transcript_text" if name == "transcript" else name)
 
 
 def describe_key(key):

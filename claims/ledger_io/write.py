@@ -10,6 +10,7 @@ from claims.history import (
     TRACKED_FIELDS,
     ClaimChange,
 )
+from claims.ledger_io.appearances import write_appearances
 from claims.ledger_io.links import write_links as write_linked_claims
 from claims.ledger_io.plan import BATCH_SIZE, Plan
 from claims.ledger_io.subjects import write_links as write_topics_and_references
@@ -23,6 +24,8 @@ CLAIM_UPDATE_FIELDS = (
     *DERIVED_FIELDS,
     "updated_at",
 )
+# Fields of a record that are records of their own, written after it (write_appearances).
+WRITTEN_APART = {"appearances"}
 # The claim fields an import sets straight from a claim's state (history.tracked_state).
 CLAIM_FIELDS_FROM_STATE = tuple(name for name in TRACKED_FIELDS if name not in RELATIONS)
 
@@ -36,6 +39,7 @@ def write_plan(plan: Plan) -> None:
     new_episodes = write_records(
         plan, "episode", Episode, {"podcast": lambda values: plan.podcasts[values["podcast"]]}
     )
+    write_appearances(plan.episodes, plan.speakers, plan.appearances_to_write)
     now = timezone.now()
     created = [new_claim(plan, values, change, now) for values, change in plan.to_create["claim"]]
     updated = [change_claim(plan, *entry, now) for entry in plan.to_update["claim"]]
@@ -74,7 +78,11 @@ def write_records(plan: Plan, kind: str, model, relations: dict) -> set[int]:
     Returns the ids of the records created."""
     objects = []
     for values in plan.to_create[kind]:
-        fields = {name: value for name, value in values.items() if name not in relations}
+        fields = {
+            name: value
+            for name, value in values.items()
+            if name not in relations and name not in WRITTEN_APART
+        }
         fields.update({name: get(values) for name, get in relations.items()})
         transcript = fields.pop("transcript", None)
         cues = fields.pop("transcript_cues", None)
@@ -98,7 +106,7 @@ def write_records(plan: Plan, kind: str, model, relations: dict) -> set[int]:
         known[(obj.podcast.slug, obj.slug) if kind == "episode" else obj.slug] = obj
     for obj, values, changed in plan.to_update[kind]:
         for name in changed:
-            if name not in ("transcript", "transcript_cues"):
+            if name not in ("transcript", "transcript_cues") and name not in WRITTEN_APART:
                 setattr(obj, name, values[name])
         if {"transcript", "transcript_cues"} & set(changed):
             # Cues say where in the text each starts: new text without them has none.

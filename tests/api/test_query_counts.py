@@ -86,7 +86,8 @@ def test_episode_detail_query_count(client, ledger, django_assert_num_queries):
     # 4. the public links of those claims
     # 5. and 6. their topics, and the references they name
     # 7. its claim mix
-    with django_assert_num_queries(7):
+    # 8. who appeared on it, with their speakers
+    with django_assert_num_queries(8):
         get(client, f"/api/v1/episodes/{episode.podcast.slug}/{episode.slug}/")
 
 
@@ -103,8 +104,8 @@ def test_speaker_list_query_count(client, ledger, django_assert_num_queries):
 
 
 def test_speaker_detail_query_count(client, ledger, django_assert_num_queries):
-    # the ledger's version; the speaker with their count; their claim mix
-    with django_assert_num_queries(3):
+    # the ledger's version; the speaker with their count; their claim mix; their roles
+    with django_assert_num_queries(4):
         get(client, f"/api/v1/speakers/{ledger.speakers[0].slug}/")
 
 

@@ -106,7 +106,8 @@ def test_editor_adds_publishes_and_retracts_claims(page, server, demo, editor):
     expect(page.get_by_role("heading", level=1)).to_have_text(EPISODE)
     expect_public_episode(page, "3 published claims", "2 attributable people")
     expect(page.locator("article.claim .claim-number")).to_have_text(["01", "02", "03"])
-    expect(page.locator("#claim-03 .unresolved")).to_have_text("Caller 2")
+    expect(page.locator("#claim-03 .voice-unresolved")).to_have_text("Unresolved voice — Caller 2")
+    expect(page.locator("#claim-03 .voice-unresolved em")).to_have_text("Caller 2")
     expect(
         page.locator("#claim-03 .claim-meta").get_by_role("link", name="Caller 2")
     ).to_have_count(0)

@@ -269,6 +269,10 @@ def episode_form(podcast, claims, **fields):
         "claims-INITIAL_FORMS": 0,
         "claims-MIN_NUM_FORMS": 0,
         "claims-MAX_NUM_FORMS": 1000,
+        "appearances-TOTAL_FORMS": 0,
+        "appearances-INITIAL_FORMS": 0,
+        "appearances-MIN_NUM_FORMS": 0,
+        "appearances-MAX_NUM_FORMS": 1000,
         "_save": "Save",
         **fields,
     }

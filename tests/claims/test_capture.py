@@ -189,9 +189,11 @@ def test_the_episode_page_runs_the_same_queries_whatever_its_claims(
     ContentType.objects.clear_cache()  # as a fresh process finds it, whatever ran before
 
     # Session and user; the episode with its podcast and transcript; the editor's
-    # permissions (twice); the claims with their speakers; the captured passages; the
-    # podcast's autocomplete; two content types (the history links'), whatever the claims.
-    with django_assert_num_queries(10):
+    # permissions (twice); who appeared on it; the claims with their speakers; the
+    # captured passages; the podcast's autocomplete; two content types (the history
+    # links'), whatever the claims.
+    with django_assert_num_queries(11):
         response = editor_client.get(url)
 
-    assert response.context["inline_admin_formsets"][0].formset.total_form_count() == claims + 1
+    # The claims inline follows the appearances'.
+    assert response.context["inline_admin_formsets"][1].formset.total_form_count() == claims + 1

@@ -124,13 +124,17 @@ def test_markup_and_bibtex_specials_in_a_title_stay_text(client):
     assert title in cite_box(page)["APA"]
 
 
-def test_an_unresolved_voice_is_cited_by_its_label(client):
+def test_an_unresolved_voice_is_cited_as_one_by_its_label(client):
     claim = make_claim(attribution=Attribution.UNRESOLVED, unresolved_label="Caller 2")
 
     [entry] = read_bibtex(client.get(citation_url(claim, "bib")))
-    assert entry.fields_dict["author"].value == "{Caller 2}"
-    assert read_ris(client.get(citation_url(claim, "ris")))[0]["authors"] == ["Caller 2"]
-    assert cite_box(client.get(claim.get_absolute_url()))["APA"].startswith("Caller 2. (")
+    assert entry.fields_dict["author"].value == "{Unresolved voice — Caller 2}"
+    assert read_ris(client.get(citation_url(claim, "ris")))[0]["authors"] == [
+        "Unresolved voice — Caller 2"
+    ]
+    assert cite_box(client.get(claim.get_absolute_url()))["APA"].startswith(
+        "Unresolved voice — Caller 2. ("
+    )
 
 
 def test_drafts_and_retracted_claims_have_no_citation(client, claim):

@@ -226,6 +226,8 @@ def inline_form(published, **claim_fields):
         "transcript": "",
         "claims-TOTAL_FORMS": 1,
         "claims-INITIAL_FORMS": 1,
+        "appearances-TOTAL_FORMS": 0,
+        "appearances-INITIAL_FORMS": 0,
         **{f"claims-0-{name}": value for name, value in claim.items()},
     }
 

@@ -65,11 +65,12 @@ def test_newest_claims_feed_lists_published_claims_newest_episodes_first(client,
     assert [tag.term for tag in entry.tags] == ["prediction"]
 
 
-def test_an_unresolved_voice_is_named_by_its_label(client, ledger):
+def test_an_unresolved_voice_is_named_as_one_with_its_label(client, ledger):
     feed = read_feed(client, "/claims/feed/")
 
     entry = feed.entries[1]
-    assert entry.author == "Caller 2"
+    assert entry.author == "Unresolved voice — Caller 2"
+    assert entry.title.startswith("Unresolved voice — Caller 2: “")
     assert "href" not in entry.author_detail
 
 

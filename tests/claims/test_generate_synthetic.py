@@ -6,6 +6,7 @@ from collections import Counter
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db.models import Exists, OuterRef
 
 from claims import search, verbatim
 from claims.models import Attribution, Claim, Verification
@@ -17,7 +18,7 @@ from claims.synthetic import (
     SYNTHETIC_URL,
     Plan,
 )
-from episodes.models import Episode, Podcast, Speaker, Status, Transcript
+from episodes.models import Appearance, Episode, Podcast, Role, Speaker, Status, Transcript
 from ledger.models import current_version
 
 CLAIMS = 400
@@ -155,3 +156,23 @@ def test_about_a_quarter_of_the_transcripts_are_public():
 def test_the_kept_counts_equal_a_recount(synthetic, capsys):
     call_command("recount")
     assert "Counts that were wrong: none." in capsys.readouterr().out
+
+
+def test_every_episode_has_a_host_and_a_guest_who_may_say_nothing(synthetic):
+    for episode in Episode.objects.all():
+        roles = set(episode.appearances.values_list("role", flat=True))
+        assert roles == {Role.HOST, Role.GUEST}
+    quiet = Appearance.objects.exclude(
+        Exists(Claim.objects.filter(episode=OuterRef("episode"), speaker=OuterRef("speaker")))
+    )
+    assert quiet.exists()
+
+
+def test_reset_removes_synthetic_appearances_and_keeps_the_demos(demo):
+    demo_appearances = set(Appearance.objects.values_list("pk", flat=True))
+    generate()
+
+    generate("--reset", "--seed", "2")
+
+    assert demo_appearances
+    assert demo_appearances <= set(Appearance.objects.values_list("pk", flat=True))

@@ -288,7 +288,8 @@ def test_permalink_query_count_with_links(client, linked_ledger, django_assert_n
 def test_speaker_page_query_count_with_links(client, linked_ledger, django_assert_num_queries):
     url = linked_ledger.speakers[0].get_absolute_url()
     # as tests/episodes/test_query_counts.py: the version, the speaker, the count, the
-    # claim mix, the track record (2), the page of claims and their moved positions
-    with django_assert_num_queries(8):
+    # claim mix, the track record (2), the page of claims, their moved positions and the
+    # episodes they appeared in
+    with django_assert_num_queries(9):
         response = client.get(url)
     assert response.status_code == 200

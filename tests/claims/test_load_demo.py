@@ -74,3 +74,13 @@ def test_the_demo_shows_topics_and_references(client, demo):
     assert "Used by 1 person · criticised by an unresolved voice" in references
     # Named only in a draft claim.
     assert "Dates Are Promises" not in references
+
+
+def test_the_demo_shows_a_host_guests_and_a_guest_without_claims(client, demo):
+    html = client.get("/episodes/example-show/roadmap-without-dates/").content.decode()
+    cleo = Speaker.objects.get(slug="cleo-placeholder")
+
+    assert '<span class="cast-role">Host:</span> <a href="/speakers/ada-example/">' in html
+    assert '<a href="/speakers/cleo-placeholder/">Cleo Placeholder</a></p>' in html
+    assert not cleo.claims.exists()
+    assert client.get(cleo.get_absolute_url()).status_code == 200

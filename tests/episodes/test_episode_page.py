@@ -194,7 +194,8 @@ def test_an_unresolved_voice_shows_its_label_unlinked(client, db):
 
     response = client.get(claim.episode.get_absolute_url())
 
-    assert "Speaker Caller 2 Publisher" in visible_text(response)
+    assert "Speaker Unresolved voice — Caller 2 Publisher" in visible_text(response)
+    assert "Unresolved voice — <em>Caller 2</em>" in response.content.decode()
     assert [text for _, text in links(response) if "Caller 2" in text] == []
 
 

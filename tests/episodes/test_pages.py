@@ -143,7 +143,7 @@ def test_speaker_index_counts_public_claims_most_first(client):
 
     text = visible_text(client.get("/speakers/"))
 
-    assert "Ben Sample 2 claims Ada Example 1 claim" in text
+    assert "Ben Sample 2 claims · 1 episode Ada Example 1 claim · 1 episode" in text
 
 
 def test_speaker_page_groups_claims_by_episode_newest_first(client):

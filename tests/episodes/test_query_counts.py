@@ -8,7 +8,8 @@ grows with the data is an N+1 bug in the view or template, not a number to bump.
 import pytest
 
 from claims.models import Claim
-from tests.factories import make_ledger
+from episodes.models import Role
+from tests.factories import make_appearance, make_ledger, make_speaker
 
 
 @pytest.fixture(
@@ -19,7 +20,12 @@ from tests.factories import make_ledger
 )
 def ledger(request, db):
     episodes, claims_per_episode, speakers = request.param
-    return make_ledger(episodes, claims_per_episode, speakers)
+    ledger = make_ledger(episodes, claims_per_episode, speakers)
+    # Someone who was on every episode and said nothing on the record.
+    quiet = make_speaker()
+    for episode in ledger.episodes:
+        make_appearance(episode, quiet, Role.OTHER)
+    return ledger
 
 
 def test_home_page_query_count(client, ledger, django_assert_num_queries):
@@ -48,7 +54,8 @@ def test_episode_page_query_count(client, ledger, django_assert_num_queries):
     # 1. the episode with its podcast
     # 2. its published claims with speaker (and episode and podcast, for links)
     # 3. the claim mix
-    with django_assert_num_queries(4):
+    # 4. who appeared on it, with their speakers
+    with django_assert_num_queries(5):
         response = client.get(url)
     assert response.status_code == 200
 
@@ -57,7 +64,9 @@ def test_speaker_list_query_count(client, ledger, django_assert_num_queries):
     # the ledger's version, for the page cache key and ETag; then
     # 1. count of speakers in the public record, for the paginator
     # 2. the page of speakers with their public claim counts
-    with django_assert_num_queries(3):
+    # 3. the page's speakers' published episodes, counted
+    # 4. the page's speakers' roles
+    with django_assert_num_queries(5):
         response = client.get("/speakers/")
     assert response.status_code == 200
 
@@ -72,7 +81,8 @@ def test_speaker_page_query_count(client, ledger, django_assert_num_queries):
     #    by outcome, and the resolved predictions
     # 6. the page of claims with episode, podcast and speaker
     # 7. the links between their own claims, for "How their positions moved"
-    with django_assert_num_queries(8):
+    # 8. the episodes they appeared in, by role
+    with django_assert_num_queries(9):
         response = client.get(url)
     assert response.status_code == 200
 
@@ -121,3 +131,26 @@ def test_search_query_count(client, ledger, django_assert_num_queries):
         response = client.get("/claims/", {"q": "excerpt"})
     assert response.status_code == 200
     assert "Claims matching “excerpt”" in response.content.decode()
+
+
+def test_speaker_list_search_query_count(client, ledger, django_assert_num_queries):
+    # the ledger's version, for the page cache key and ETag; then
+    # 1. count of speakers in the public record whose names match, for the paginator
+    # 2. the page of them with their public claim counts
+    # 3. the page's speakers' published episodes, counted
+    # 4. the page's speakers' roles
+    with django_assert_num_queries(5):
+        response = client.get("/speakers/", {"q": "ada example"})
+    assert response.status_code == 200
+
+
+def test_page_of_a_speaker_without_claims_query_count(client, ledger, django_assert_num_queries):
+    quiet = ledger.episodes[0].appearances.get(role=Role.OTHER).speaker
+    # the ledger's version, for the page cache key and ETag; then
+    # 1. the speaker
+    # 2. count of their public claims (none), for the paginator
+    # 3. the links between their own claims (none), for "How their positions moved"
+    # 4. the episodes they appeared in, by role
+    with django_assert_num_queries(5):
+        response = client.get(quiet.get_absolute_url())
+    assert response.status_code == 200

@@ -32,6 +32,8 @@ def episode_form(episode, **fields):
         "claims-INITIAL_FORMS": 0,
         "claims-MIN_NUM_FORMS": 0,
         "claims-MAX_NUM_FORMS": 1000,
+        "appearances-TOTAL_FORMS": 0,
+        "appearances-INITIAL_FORMS": 0,
         "_save": "Save",
         **fields,
     }

@@ -10,7 +10,7 @@ from claims.choices import ClaimStatus
 from claims.models import ClaimLink
 from episodes.models import Status
 from ledger.models import current_version
-from tests.factories import make_claim, make_episode, make_link, make_speaker
+from tests.factories import make_appearance, make_claim, make_episode, make_link, make_speaker
 
 
 def version():
@@ -151,3 +151,18 @@ def test_links_created_in_bulk_move_the_version(episode):
         [ClaimLink(from_claim=first, to_claim=second, relation="repeats")]
     )
     assert version() > before
+
+
+def test_adding_or_removing_an_appearance_on_a_published_episode_moves_the_version(episode):
+    before = version()
+    appearance = make_appearance(episode)
+    assert version() > before
+    before = version()
+    appearance.delete()
+    assert version() > before
+
+
+def test_an_appearance_on_a_draft_episode_leaves_the_version(draft_episode):
+    before = version()
+    make_appearance(draft_episode).delete()
+    assert version() == before

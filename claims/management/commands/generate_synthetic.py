@@ -27,7 +27,7 @@ from claims import search_index
 from claims.counters import recount_everything
 from claims.models import Claim
 from claims.synthetic import MIN_CLAIMS, SYNTHETIC_URL, Plan, unique_slug
-from episodes.models import Episode, Podcast, Speaker, Transcript
+from episodes.models import Appearance, Episode, Podcast, Speaker, Transcript
 from ledger.models import ledger_changed
 
 
@@ -82,6 +82,7 @@ class Command(BaseCommand):
         with transaction.atomic():
             self.create_records(plan)
             self.load_claims(plan)
+            Appearance.objects.bulk_create(plan.appearances(), batch_size=2000)
             recount_everything()
             ledger_changed()
         self.tidy_up()
@@ -107,11 +108,12 @@ class Command(BaseCommand):
             with search_index_paused():
                 claims._raw_delete(connection.alias)
             episodes = Episode.objects.filter(podcast__in=podcasts)
+            Appearance.objects.filter(episode__in=episodes)._raw_delete(connection.alias)
             Transcript.objects.filter(episode__in=episodes)._raw_delete(connection.alias)
             episodes._raw_delete(connection.alias)
             podcasts._raw_delete(connection.alias)
             Speaker.objects.filter(
-                links__startswith=SYNTHETIC_URL, claims__isnull=True
+                links__startswith=SYNTHETIC_URL, claims__isnull=True, appearances__isnull=True
             )._raw_delete(connection.alias)
             ledger_changed()
 
@@ -173,7 +175,7 @@ class Command(BaseCommand):
             return
         with connection.cursor() as cursor:
             if connection.vendor == "postgresql":
-                for model in (Claim, Episode, Speaker, Podcast):
+                for model in (Claim, Episode, Speaker, Podcast, Appearance):
                     cursor.execute(f"VACUUM ANALYZE {model._meta.db_table}")
             else:
                 cursor.execute("ANALYZE")

@@ -1,0 +1,121 @@
+"""Editors record who was on an episode from the episode's page in the admin."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from episodes.models import Appearance, Role
+from tests.factories import make_appearance, make_episode, make_speaker
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def editor_client(client, editor):
+    client.force_login(editor)
+    return client
+
+
+def change_form(episode, appearances, initial=0):
+    """POST data for the episode's change page with `appearances` as its inline rows."""
+    data = {
+        "podcast": episode.podcast_id,
+        "title": episode.title,
+        "slug": episode.slug,
+        "air_date": episode.air_date,
+        "status": episode.status,
+        "original_url": episode.original_url,
+        "audio_url": "",
+        "summary": "",
+        "transcript": "",
+        "claims-TOTAL_FORMS": 0,
+        "claims-INITIAL_FORMS": 0,
+        "appearances-TOTAL_FORMS": len(appearances),
+        "appearances-INITIAL_FORMS": initial,
+    }
+    for i, row in enumerate(appearances):
+        data.update({f"appearances-{i}-{name}": value for name, value in row.items()})
+    return data
+
+
+def test_the_episode_page_offers_appearances_with_speaker_autocomplete(editor_client):
+    episode = make_episode()
+
+    html = editor_client.get(reverse("admin:episodes_episode_change", args=[episode.pk])).content
+    html = html.decode()
+
+    assert 'id="appearances-group"' in html
+    [speaker_select] = re.findall(r'<select name="appearances-__prefix__-speaker"[^>]*>', html)
+    assert "admin-autocomplete" in speaker_select
+    # Who was on it comes before the ledger of what they said.
+    assert html.index('id="appearances-group"') < html.index('id="claims-group"')
+
+
+def test_an_editor_adds_a_host_and_a_guest(editor_client):
+    episode = make_episode()
+    ada, ben = make_speaker(name="Ada Example"), make_speaker(name="Ben Sample")
+    url = reverse("admin:episodes_episode_change", args=[episode.pk])
+
+    response = editor_client.post(
+        url,
+        change_form(
+            episode,
+            [{"speaker": ada.pk, "role": Role.HOST}, {"speaker": ben.pk, "role": Role.GUEST}],
+        ),
+    )
+
+    assert response.status_code == 302
+    assert sorted(episode.appearances.values_list("speaker__name", "role")) == [
+        ("Ada Example", "host"),
+        ("Ben Sample", "guest"),
+    ]
+
+
+def test_the_same_speaker_twice_is_refused_with_a_reason(editor_client):
+    episode = make_episode()
+    ada = make_speaker()
+    url = reverse("admin:episodes_episode_change", args=[episode.pk])
+
+    response = editor_client.post(
+        url,
+        change_form(
+            episode,
+            [{"speaker": ada.pk, "role": Role.HOST}, {"speaker": ada.pk, "role": Role.GUEST}],
+        ),
+    )
+
+    assert response.status_code == 200
+    assert "Please correct the duplicate data for speaker" in response.content.decode()
+    assert not Appearance.objects.exists()
+
+
+def test_the_speaker_autocomplete_serves_the_appearance_inline(editor_client):
+    ada = make_speaker(name="Ada Example")
+    make_speaker(name="Ben Sample")
+
+    response = editor_client.get(
+        "/admin/autocomplete/",
+        {
+            "app_label": "episodes",
+            "model_name": "appearance",
+            "field_name": "speaker",
+            "term": "Ada",
+        },
+    )
+
+    assert response.json()["results"] == [{"id": str(ada.pk), "text": "Ada Example"}]
+
+
+def test_an_editor_removes_an_appearance(editor_client):
+    appearance = make_appearance(role=Role.GUEST)
+    episode = appearance.episode
+    url = reverse("admin:episodes_episode_change", args=[episode.pk])
+    row = {"id": appearance.pk, "episode": episode.pk, "speaker": appearance.speaker_id}
+
+    response = editor_client.post(
+        url, change_form(episode, [{**row, "role": Role.GUEST, "DELETE": "on"}], initial=1)
+    )
+
+    assert response.status_code == 302
+    assert not Appearance.objects.exists()
