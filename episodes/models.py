@@ -3,7 +3,8 @@ from operator import and_, or_
 
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.db.models import Count, Exists, OuterRef, Q
+from django.db.models import Count, Exists, F, OuterRef, Q, Value
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 
 from episodes.web import WebURLField, is_web_url, validate_web_url, web_url_or_blank
@@ -194,6 +195,13 @@ class EpisodeQuerySet(RecordQuerySet):
             return self.none()
         return self.filter(reduce(and_, (Q(title__icontains=word) for word in words)))
 
+    def with_transcript_flag(self) -> "EpisodeQuerySet":
+        """Annotated with `has_public_transcript`: read from the transcript's row in the
+        same query, without its text."""
+        return self.annotate(
+            has_public_transcript=Coalesce(F("transcript__is_public"), Value(False))
+        )
+
 
 class Episode(RemembersLoadedValues):
     podcast = models.ForeignKey(
@@ -252,6 +260,13 @@ class Episode(RemembersLoadedValues):
             self, "episodes:episode_detail", podcast_slug=self.podcast.slug, slug=self.slug
         )
 
+    def get_transcript_url(self):
+        """The page of the whole transcript, which answers only while it is public."""
+        return reverse(
+            "episodes:episode_transcript",
+            kwargs={"podcast_slug": self.podcast.slug, "slug": self.slug},
+        )
+
     @staticmethod
     def public_q(prefix=""):
         """The condition for a public episode, usable across a relation (`prefix="episodes__"`)."""
@@ -265,9 +280,12 @@ class Episode(RemembersLoadedValues):
         except Transcript.DoesNotExist:
             return ""
 
-    def save_transcript(self, text: str) -> "Transcript":
-        """Store `text` as this episode's transcript (its claims are checked again)."""
-        transcript, _ = Transcript.objects.update_or_create(episode=self, defaults={"text": text})
+    def save_transcript(self, text: str | None = None, *, is_public: bool | None = None):
+        """Store this episode's transcript: its `text` (its claims are checked again),
+        whether it `is_public`, or both. Returns the Transcript."""
+        given = {"text": text, "is_public": is_public}
+        changes = {name: value for name, value in given.items() if value is not None}
+        transcript, _ = Transcript.objects.update_or_create(episode=self, defaults=changes)
         self.transcript = transcript
         return transcript
 
@@ -295,3 +313,6 @@ class Transcript(RemembersLoadedValues):
 
     def __str__(self):
         return f"Transcript of episode {self.episode_id}"
+
+    def get_absolute_url(self):
+        return self.episode.get_transcript_url()

@@ -84,6 +84,8 @@ def clean_value(kind: str, name: str, raw: object) -> object:
         return parse_horizon(raw)
     if name == "sources":
         return clean_sources(read_sources(raw))
+    if name == "transcript_public":
+        return clean_flag(raw)
     if not isinstance(raw, str):
         if isinstance(model_field, models.DateField):
             raise ValidationError(
@@ -162,6 +164,16 @@ def read_sources(raw):
         return raw
     lines = [line.strip() for line in str(raw).splitlines() if line.strip()]
     return [dict(zip(("url", "title"), line.split(None, 1), strict=False)) for line in lines]
+
+
+def clean_flag(raw: object) -> bool:
+    """true or false: a JSON boolean, or the word in a CSV cell; blank is false."""
+    if isinstance(raw, bool):
+        return raw
+    word = raw.strip().lower() if isinstance(raw, str) else None
+    if word in ("true", "false", ""):
+        return word == "true"
+    raise ValidationError(f"must be true or false, not {shown(raw)}.")
 
 
 def clean_timestamp(raw: object) -> int | None:

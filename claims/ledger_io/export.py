@@ -10,6 +10,7 @@ from claims.ledger_io.formats import (
     VERSION,
     csv_column,
     escape_cell,
+    transcript_value,
 )
 from claims.models import Claim
 from episodes.models import Episode
@@ -81,7 +82,8 @@ def episode_entry(episode, claims):
         "original_url": episode.original_url,
         "audio_url": episode.audio_url,
         "summary": episode.summary,
-        "transcript": episode.transcript_text,
+        "transcript": transcript_value(episode, "transcript"),
+        "transcript_public": transcript_value(episode, "transcript_public"),
         "status": episode.status,
         "claims": claims,
     }
@@ -128,6 +130,8 @@ def write_csv(document: dict, stream) -> None:
         }
         if isinstance(cells.get("links"), list):
             cells["links"] = "\n".join(cells["links"])
+        if isinstance(cells.get("transcript_public"), bool):
+            cells["transcript_public"] = "true" if cells["transcript_public"] else "false"
         if isinstance(cells.get("sources"), list):
             cells["sources"] = "\n".join(f"{s['url']} {s['title']}" for s in cells["sources"])
         return ["" if cells.get(name) is None else escape_cell(cells[name]) for name in columns]

@@ -40,6 +40,8 @@ FIELDS = {
         "audio_url": Episode._meta.get_field("audio_url"),
         "summary": Episode._meta.get_field("summary"),
         "transcript": Transcript._meta.get_field("text"),
+        # true or false (in CSV too); false unless given.
+        "transcript_public": Transcript._meta.get_field("is_public"),
         "status": Episode._meta.get_field("status"),
     },
     "claim": {
@@ -109,7 +111,19 @@ CSV_COLUMNS = (
     "feed_url",
     "links",
     "transcript",
+    "transcript_public",
 )
+# The episode fields its transcript holds (a record of its own): the file's name → the model's.
+TRANSCRIPT_FIELDS = {"transcript": "text", "transcript_public": "is_public"}
+
+
+def transcript_value(episode: Episode, name: str) -> str | bool:
+    """An episode's transcript field (TRANSCRIPT_FIELDS) as a file holds it: "" and false
+    without a transcript. The episode was read with its transcript (select_related)."""
+    transcript = getattr(episode, "transcript", None)
+    if transcript is None:
+        return Transcript._meta.get_field(TRANSCRIPT_FIELDS[name]).get_default()
+    return getattr(transcript, TRANSCRIPT_FIELDS[name])
 
 
 # A spreadsheet runs a cell that starts with one of these as a formula.

@@ -12,7 +12,14 @@ from django.core.exceptions import NON_FIELD_ERRORS
 
 from claims.history import ClaimChange, tracked_state
 from claims.ledger_io.clean import clean_record
-from claims.ledger_io.formats import KINDS, PLURALS, Problem, join
+from claims.ledger_io.formats import (
+    KINDS,
+    PLURALS,
+    TRANSCRIPT_FIELDS,
+    Problem,
+    join,
+    transcript_value,
+)
 from claims.models import Attribution, Claim, ClaimStatus
 from claims.predictions import UNRESOLVED_STATE
 from episodes.models import Episode, Podcast, Speaker
@@ -337,8 +344,9 @@ def record_key(kind, values):
 
 
 def stored_value(record, name):
-    # An episode's transcript is a record of its own, read through the episode.
-    return record.transcript_text if name == "transcript" else getattr(record, name)
+    if name in TRANSCRIPT_FIELDS:
+        return transcript_value(record, name)
+    return getattr(record, name)
 
 
 def describe_key(key):

@@ -9,6 +9,7 @@ from claims.history import (
     TRACKED_FIELDS,
     ClaimChange,
 )
+from claims.ledger_io.formats import TRANSCRIPT_FIELDS
 from claims.ledger_io.plan import BATCH_SIZE, Plan
 from claims.models import Claim, ClaimRevision
 from claims.predictions import sync_source_records
@@ -63,24 +64,31 @@ def write_records(plan: Plan, kind: str, model, relations: dict) -> None:
     for values in plan.to_create[kind]:
         fields = {name: value for name, value in values.items() if name not in relations}
         fields.update({name: get(values) for name, get in relations.items()})
-        transcript = fields.pop("transcript", None)
+        transcript = {
+            field: fields.pop(name) for name, field in TRANSCRIPT_FIELDS.items() if name in fields
+        }
         obj = model(**fields)
         if kind == "episode":
             # Kept on the episode even when empty, so its claims read it without a query.
-            obj.transcript = Transcript(episode=obj, text=transcript or "")
+            obj.transcript = Transcript(episode=obj, **transcript)
         objects.append(obj)
     model.objects.bulk_create(objects, batch_size=BATCH_SIZE)
     if kind == "episode":
-        transcripts = [obj.transcript for obj in objects if obj.transcript.text]
+        transcripts = [
+            obj.transcript for obj in objects if obj.transcript.text or obj.transcript.is_public
+        ]
         Transcript.objects.bulk_create(transcripts, batch_size=BATCH_SIZE)
     known = {"podcast": plan.podcasts, "speaker": plan.speakers, "episode": plan.episodes}[kind]
     for obj in objects:
         known[(obj.podcast.slug, obj.slug) if kind == "episode" else obj.slug] = obj
     for obj, values, changed in plan.to_update[kind]:
+        transcript = {
+            TRANSCRIPT_FIELDS[name]: values[name] for name in changed if name in TRANSCRIPT_FIELDS
+        }
+        if transcript:
+            obj.save_transcript(**transcript)
         for name in changed:
-            if name == "transcript":
-                obj.save_transcript(values[name])
-            else:
+            if name not in TRANSCRIPT_FIELDS:
                 setattr(obj, name, values[name])
         obj.save()
 
