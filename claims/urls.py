@@ -1,6 +1,14 @@
 from django.urls import path, re_path
 
-from claims import citation_downloads, downloads, embeds, feeds, prediction_pages, views
+from claims import (
+    citation_downloads,
+    downloads,
+    embeds,
+    feeds,
+    prediction_pages,
+    transcript_pages,
+    views,
+)
 
 app_name = "claims"
 
@@ -58,6 +66,11 @@ record_pages = (
             "episodes/<slug:podcast_slug>/<slug:slug>/",
             views.episode_detail,
             name="episode_detail",
+        ),
+        path(
+            "episodes/<slug:podcast_slug>/<slug:slug>/transcript/",
+            transcript_pages.episode_transcript,
+            name="episode_transcript",
         ),
         re_path(
             f"^episodes/(?P<podcast_slug>{SLUG})/(?P<slug>{SLUG})/{FILE}",

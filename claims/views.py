@@ -2,8 +2,9 @@ from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
-from claims import citations
+from claims import citations, gaps
 from claims.browse import ClaimSearch
+from claims.context import claim_passage, with_transcript_window
 from claims.filters import Ordering
 from claims.models import Claim, ClaimType, Verification
 from claims.prediction_pages import track_record
@@ -23,13 +24,18 @@ def claim_list(request):
 
 def claim_detail(request, podcast_slug, episode_slug, number):
     # Retracted claims keep their permalink, which then shows the retraction.
-    claim = get_object_or_404(
+    claims = (
         Claim.objects.on_record().for_listing().at_permalink(podcast_slug, episode_slug, number)
     )
+    try:
+        claim = with_transcript_window(claims).get()
+    except Claim.DoesNotExist:
+        return gaps.unpublished_record(request, podcast_slug, episode_slug, number)
     context = {"claim": claim}
     if not claim.is_retracted:
         url = request.build_absolute_uri(claim.get_absolute_url())
         context["citations"] = citations.formatted(citations.reference(claim, url))
+        context["passage"] = claim_passage(claim)
     return render(request, "claims/claim_detail.html", context)
 
 
@@ -73,7 +79,7 @@ def episode_list(request):
 
 def episode_detail(request, podcast_slug, slug):
     episode = get_object_or_404(
-        Episode.objects.published().select_related("podcast"),
+        Episode.objects.published().with_transcript_flag().select_related("podcast"),
         podcast__slug=podcast_slug,
         slug=slug,
     )
@@ -94,6 +100,7 @@ def episode_detail(request, podcast_slug, slug):
             "claims": ledger,
             "speakers": sorted(speakers.values(), key=str),
             "mix": claims.type_mix(),
+            "gaps": gaps.sentence(gaps.missing_numbers(claim.number for claim in ledger)),
             # Said once for the episode rather than under every claim. Each claim is checked
             # again whenever the transcript is saved, so theirs is the episode's state.
             "no_transcript": bool(ledger)
