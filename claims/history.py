@@ -50,6 +50,8 @@ DERIVED_FIELDS = (
     "resolution_history",
     "search_context",
     "verification",
+    "transcript_start",
+    "transcript_end",
 )
 
 

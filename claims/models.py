@@ -80,6 +80,10 @@ class Claim(predictions.PredictionFields, PublicHistory, models.Model):
         help_text="Whether the excerpt appears word for word in the episode's transcript. "
         "Checked again whenever the claim or the transcript is saved.",
     )
+    # Where the verbatim check found the excerpt: character indexes into the
+    # transcript's text, kept with the check, so its context is a slice, not a search.
+    transcript_start = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    transcript_end = models.PositiveIntegerField(null=True, blank=True, editable=False)
     retraction_reason = models.TextField(
         blank=True,
         help_text="Why the claim was retracted. Its permalink shows this instead of the excerpt.",
@@ -134,6 +138,21 @@ class Claim(predictions.PredictionFields, PublicHistory, models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(verification__in=Verification.values), name="claim_verification_valid"
+            ),
+            # A found excerpt says where; any other verdict has nowhere to point.
+            models.CheckConstraint(
+                condition=Q(
+                    verification=Verification.FOUND,
+                    transcript_start__isnull=False,
+                    transcript_end__isnull=False,
+                    transcript_start__lt=F("transcript_end"),
+                )
+                | Q(
+                    ~Q(verification=Verification.FOUND),
+                    transcript_start__isnull=True,
+                    transcript_end__isnull=True,
+                ),
+                name="claim_found_excerpt_has_its_place",
             ),
             models.CheckConstraint(
                 condition=(
@@ -236,7 +255,10 @@ class Claim(predictions.PredictionFields, PublicHistory, models.Model):
     def refresh_derived_fields(self):
         """What search and the verbatim check need, recomputed from the claim and its episode."""
         self.search_context = self.compose_search_context()
-        self.verification = verbatim.check(self.excerpt, self.episode.transcript_text)
+        self.verification, span = verbatim.check_and_locate(
+            self.excerpt, self.episode.transcript_text
+        )
+        self.transcript_start, self.transcript_end = span or (None, None)
 
     def retract(self, reason, *, changed_by=None, via=""):
         """Take a published claim off the record, keeping its number and permalink."""

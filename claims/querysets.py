@@ -68,13 +68,15 @@ class ClaimQuerySet(RecordQuerySet):
 
         One read; writes only the claims whose result changed, in batches.
         """
+        fields = ("verification", "transcript_start", "transcript_end")
         changed = []
-        for claim in self.only("pk", "excerpt", "verification"):
-            result = verbatim.check(claim.excerpt, transcript)
-            if claim.verification != result:
-                claim.verification = result
+        for claim in self.only("pk", "excerpt", *fields):
+            result, span = verbatim.check_and_locate(claim.excerpt, transcript)
+            found = (result, *(span or (None, None)))
+            if found != tuple(getattr(claim, name) for name in fields):
+                claim.verification, claim.transcript_start, claim.transcript_end = found
                 changed.append(claim)
-        self.model._default_manager.bulk_update(changed, ["verification"], batch_size=500)
+        self.model._default_manager.bulk_update(changed, fields, batch_size=500)
 
     def delete(self):
         # Drafts may go; anything that was ever public stays on the record.

@@ -8,6 +8,8 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('episodes', '0003_web_addresses_only'),
+        # Claims migrations up to here read Episode.transcript, which this one moves.
+        ('claims', '0007_predictions'),
     ]
 
     operations = [

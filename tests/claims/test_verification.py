@@ -1,6 +1,7 @@
 """The verbatim check: is each excerpt, word for word, in its episode's transcript?"""
 
 import pytest
+from django.db import IntegrityError, transaction
 from django.urls import reverse
 
 from claims import verbatim
@@ -61,6 +62,61 @@ def test_an_excerpt_in_the_transcript_is_found_whatever_its_typography(excerpt):
 )
 def test_an_excerpt_that_differs_in_its_words_or_punctuation_is_not_found(excerpt):
     assert verbatim.check(excerpt, TRANSCRIPT) == Verification.NOT_FOUND
+
+
+@pytest.mark.parametrize(
+    ("excerpt", "as_written"),
+    [
+        ('I\'ll be honest - the "cheap"', "I’ll be honest — the “cheap”"),
+        ("option cost us more in the end...", "option\n  cost us more in the end…"),
+        ("welcome back.", "Welcome back."),
+        ("noted.", "Noted."),
+    ],
+    ids=["typography", "line-break-and-ellipsis", "start", "end"],
+)
+def test_locate_finds_the_words_as_the_transcript_writes_them(excerpt, as_written):
+    start, end = verbatim.locate(excerpt, TRANSCRIPT)
+    assert TRANSCRIPT[start:end] == as_written
+
+
+def test_locate_finds_nothing_for_words_not_said():
+    assert verbatim.locate("Words nobody said.", TRANSCRIPT) is None
+
+
+def test_a_found_claim_remembers_where_its_excerpt_is():
+    claim = make_claim(
+        make_episode(transcript=TRANSCRIPT), excerpt="the 'cheap' option".replace("'", '"')
+    )
+    claim.refresh_from_db()
+    assert TRANSCRIPT[claim.transcript_start : claim.transcript_end] == "the “cheap” option"
+
+
+def test_a_new_transcript_moves_the_place_of_its_claims():
+    episode = make_episode(transcript=TRANSCRIPT)
+    claim = make_claim(episode, excerpt="Noted.")
+
+    episode.save_transcript("Ben: Good.\nAda: Noted.")
+
+    claim.refresh_from_db()
+    assert (claim.transcript_start, claim.transcript_end) == (16, 22)
+
+
+def test_a_claim_not_found_has_no_place():
+    claim = make_claim(make_episode(transcript=TRANSCRIPT), excerpt="Words nobody said.")
+    claim.refresh_from_db()
+    assert (claim.verification, claim.transcript_start) == (Verification.NOT_FOUND, None)
+
+
+def test_the_database_refuses_a_found_excerpt_without_its_place():
+    claim = make_claim(make_episode(transcript=TRANSCRIPT), excerpt="Noted.")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Claim.objects.filter(pk=claim.pk).update(transcript_start=None, transcript_end=None)
+
+
+def test_the_database_refuses_a_place_for_an_excerpt_not_found():
+    claim = make_claim(make_episode(transcript=TRANSCRIPT), excerpt="Words nobody said.")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Claim.objects.filter(pk=claim.pk).update(transcript_start=0, transcript_end=5)
 
 
 def test_without_a_transcript_there_is_nothing_to_check():
