@@ -8,7 +8,7 @@ passage is then cut from the window at sentence boundaries.
 """
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.db.models import F, QuerySet, Value
 from django.db.models.functions import Greatest, Substr
@@ -40,6 +40,8 @@ class Passage:
     cut_after: bool
     # Seconds into the episode where the excerpt is spoken, where the transcript has times.
     seconds: int | None = None
+    # The excerpt in the whole transcript, where that is public.
+    transcript_url: str | None = None
 
     @property
     def moment(self) -> str | None:
@@ -47,8 +49,7 @@ class Passage:
 
 
 def with_transcript_window(claims: QuerySet) -> QuerySet:
-    """These claims, each with the stretch of its transcript that its passage comes from,
-    and whether the whole transcript is public.
+    """These claims, each with the stretch of its transcript that its passage comes from.
 
     Read in the same query as the claims: `transcript_window` holds the
     transcript's text from `transcript_window_start` (REACH characters before the
@@ -57,8 +58,9 @@ def with_transcript_window(claims: QuerySet) -> QuerySet:
     excerpt was not found.
     """
     window_start = Greatest(F("transcript_start") - REACH, Value(0))
+    # The transcript's row for whether it is public and for its times, never its text.
+    claims = claims.select_related("episode__transcript").defer("episode__transcript__text")
     return claims.annotate(
-        transcript_is_public=F("episode__transcript__is_public"),
         transcript_window_start=window_start,
         transcript_window=Substr(
             "episode__transcript__text",
@@ -83,13 +85,13 @@ def claim_passage(claim) -> Passage | None:
         from_start=offset == 0,
         to_end=len(window) <= reach_end,
     )
-    return Passage(
-        found.before,
-        found.excerpt,
-        found.after,
-        found.cut_before,
-        found.cut_after,
-        seconds=seconds_at(getattr(claim.episode, "transcript", None), claim.transcript_start),
+    transcript = claim.episode.transcript
+    return replace(
+        found,
+        seconds=seconds_at(transcript, claim.transcript_start),
+        transcript_url=f"{claim.episode.get_transcript_url()}#{claim.anchor}"
+        if transcript.is_public
+        else None,
     )
 
 
@@ -131,8 +133,9 @@ def passage_start(text: str, start: int, from_start: bool) -> tuple[int, bool]:
         return starts[-SENTENCES - 1], False
     if reach == 0 and from_start:
         return 0, False
-    # Cut at a word: after the first space, unless the reach already starts a word.
-    if reach > 0 and not text[reach - 1].isspace():
+    # Cut at a word: after the first space, unless the reach surely starts a word
+    # (at a window's edge, what came before is unknown).
+    if reach == 0 or not text[reach - 1].isspace():
         space = _WHITESPACE.search(text, reach, start)
         if space:
             return space.end(), True
@@ -155,8 +158,8 @@ def passage_end(text: str, start: int, end: int, to_end: bool) -> tuple[int, boo
         return max(ends[SENTENCES], end), False
     if reach == len(text) and to_end:
         return len(text), False
-    # Cut at a word: before the last space, unless the reach already ends one.
-    if reach < len(text) and not text[reach].isspace():
+    # Cut at a word: before the last space, unless the reach surely ends one.
+    if reach == len(text) or not text[reach].isspace():
         space = max(text.rfind(character, end, reach) for character in " \n\t")
         if space > end:
             return space, True

@@ -3,13 +3,13 @@ claims' excerpts marked and each linked to its permalink."""
 
 import re
 from dataclasses import dataclass
+from html import escape
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
-from django.utils.html import escape
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
-from claims.context import seconds_at
+from claims import context
 from claims.moments import clock
 from episodes.models import Episode
 
@@ -25,12 +25,6 @@ class Span:
     end: int
     label: str
     url: str
-
-
-@dataclass(frozen=True)
-class Paragraph:
-    html: SafeString
-    moment: str | None = None
 
 
 def episode_transcript(request, podcast_slug, slug):
@@ -59,15 +53,16 @@ def episode_transcript(request, podcast_slug, slug):
         "episodes/episode_transcript.html",
         {
             "episode": episode,
-            "paragraphs": marked_paragraphs(text, spans, episode.transcript),
+            "transcript": marked_transcript(text, spans, episode.transcript),
             "marked_count": len(spans),
         },
     )
 
 
-def marked_paragraphs(text: str, spans: list[Span], transcript=None) -> list[Paragraph]:
+def marked_transcript(text: str, spans: list[Span], transcript=None) -> SafeString:
     """The transcript as paragraphs of escaped HTML, each excerpt in <mark> and led by a
-    link to its claim (id "claim-07", so the permalink can point at it).
+    link to its claim (id "claim-07", so the permalink can point at it), each paragraph
+    led by its time where the transcript has times.
 
     One pass over the text whatever the number of claims. Overlapping excerpts share
     the marked stretch, so no <mark> is ever nested, and a mark that runs over a line
@@ -76,16 +71,17 @@ def marked_paragraphs(text: str, spans: list[Span], transcript=None) -> list[Par
     # Ends before starts at the same place: two excerpts side by side do not overlap.
     events = sorted(
         [(span.start, 1, span) for span in spans] + [(span.end, 0, span) for span in spans],
-        key=lambda event: (event[0], event[1]),
+        key=lambda event: event[:2],
     )
-    paragraphs, upcoming, open_marks = [], 0, 0
+    html, upcoming, open_marks = [], 0, 0
     for line in _LINE.finditer(text):
         cursor, line_end = line.start(), line.end()
         # An excerpt that ended between paragraphs closed with the last one.
         while upcoming < len(events) and events[upcoming][1] == 0 and events[upcoming][0] <= cursor:
             upcoming += 1
             open_marks -= 1
-        html = ["<mark>"] if open_marks else []
+        html.append(paragraph_start(transcript, cursor))
+        html.append("<mark>" if open_marks else "")
         while upcoming < len(events) and events[upcoming][:2] <= (line_end, 0):
             position, is_start, span = events[upcoming]
             upcoming += 1
@@ -94,19 +90,21 @@ def marked_paragraphs(text: str, spans: list[Span], transcript=None) -> list[Par
             html.append(escape(text[cursor:position]))
             cursor = position
             if is_start:
-                html.append("" if open_marks else "<mark>")
-                html.append(claim_link(span))
+                html.append(("" if open_marks else "<mark>") + claim_link(span))
                 open_marks += 1
             else:
                 open_marks -= 1
                 html.append("" if open_marks else "</mark>")
         html.append(escape(text[cursor:line_end]))
-        html.append("</mark>" if open_marks else "")
-        seconds = seconds_at(transcript, line.start()) if transcript is not None else None
-        paragraphs.append(
-            Paragraph(mark_safe("".join(html)), None if seconds is None else clock(seconds))
-        )
-    return paragraphs
+        html.append("</mark></p>\n" if open_marks else "</p>\n")
+    return SafeString("".join(html))
+
+
+def paragraph_start(transcript, offset: int) -> str:
+    seconds = context.seconds_at(transcript, offset)
+    if seconds is None:
+        return "<p>"
+    return f'<p><span class="transcript-time">{clock(seconds)}</span> '
 
 
 def claim_link(span: Span) -> str:
