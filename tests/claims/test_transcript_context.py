@@ -256,3 +256,26 @@ def test_a_draft_episode_shows_nothing(client, db):
     claim = make_claim(episode, excerpt="Then comes two.")
 
     assert permalink(client, claim).status_code == 404
+
+
+# The demo's Example Show episode has a public transcript, one excerpt not found in it.
+
+DEMO_EPISODE = "/episodes/example-show/testing-in-production/"
+
+
+def test_a_demo_claim_shows_its_context(client, demo):
+    response = client.get(f"{DEMO_EPISODE}claims/3/")
+
+    assert context_of(response) == (
+        "Loud is the important word.\n"
+        "Caller 2: Can I come in here? [I have to push back on that, because a nightly copy of "
+        "production data is a privacy problem before it is a testing solution.] Whose data "
+        "is it, and who agreed to it?\nBen Sample: That’s fair."
+    )
+
+
+def test_the_demo_claim_not_found_says_so(client, demo):
+    response = client.get(f"{DEMO_EPISODE}claims/5/")
+
+    assert context_of(response) is None
+    assert "so no context is shown" in response.content.decode()

@@ -262,3 +262,22 @@ def test_marking_a_long_transcript_takes_one_pass():
     assert marked.count('class="transcript-claim"') == 100
     # About 10 ms here; a pass per claim over the whole text would take seconds.
     assert elapsed < 0.5
+
+
+# The demo's Example Show episode has a public transcript, one excerpt not found in it.
+
+DEMO_EPISODE = "/episodes/example-show/testing-in-production/"
+
+
+def test_the_demo_transcript_marks_the_published_excerpts_it_holds(client, demo):
+    response = client.get(f"{DEMO_EPISODE}transcript/")
+
+    # 04 is a draft; 05 says "started" where the transcript says "began".
+    assert [number for _, _, number in claim_links(response)] == ["01", "02", "03"]
+    assert "Honestly I don’t know yet" in transcript_section(response)
+
+
+def test_the_demo_episode_links_to_its_transcript(client, demo):
+    response = client.get(DEMO_EPISODE)
+
+    assert f'href="{DEMO_EPISODE}transcript/">Read the transcript</a>' in response.content.decode()
