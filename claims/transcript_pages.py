@@ -109,6 +109,6 @@ def paragraph_start(transcript, offset: int) -> str:
 
 def claim_link(span: Span) -> str:
     return (
-        f'<a class="transcript-claim" id="claim-{span.label}" href="{escape(span.url)}">'
-        f'<span class="visually-hidden">Claim </span>{span.label}</a> '
+        f'<a class="transcript-claim" id="claim-{span.label}" href="{escape(span.url)}" '
+        f'aria-label="Claim {span.label}">{span.label}</a> '
     )

@@ -24,6 +24,7 @@ PUBLIC_PAGES = {
     ),
     "search with no results": "/claims/?q=zebra",
     "claim permalink": EXAMPLE + "claims/3/",
+    "public transcript": EXAMPLE + "transcript/",
     "method": "/method/",
     "how the evidence works": "/how-the-evidence-works/",
 }

@@ -48,8 +48,7 @@ def paragraphs(response):
 def claim_links(response):
     """(id, href, number) of every claim link in the transcript."""
     return re.findall(
-        r'<a class="transcript-claim" id="([^"]+)" href="([^"]+)"><span class="visually-hidden">'
-        r"Claim </span>(\d+)</a>",
+        r'<a class="transcript-claim" id="([^"]+)" href="([^"]+)" aria-label="Claim \d+">(\d+)</a>',
         transcript_section(response),
     )
 
