@@ -3,9 +3,13 @@
 from django.urls import reverse
 
 # (label, the URL name of the section's page, the URL names of the pages under it).
-# A reader on an episode, or on one of its claims, is still in Episodes.
+# A reader on an episode, its transcript or one of its claims, is still in Episodes.
 SECTIONS = (
-    ("Episodes", "episodes:episode_list", ("episodes:episode_detail", "claims:claim_detail")),
+    (
+        "Episodes",
+        "episodes:episode_list",
+        ("episodes:episode_detail", "episodes:episode_transcript", "claims:claim_detail"),
+    ),
     ("Speakers", "episodes:speaker_list", ("episodes:speaker_detail",)),
     ("Podcasts", "episodes:podcast_list", ("episodes:podcast_detail",)),
     ("Predictions", "claims:prediction_list", ()),

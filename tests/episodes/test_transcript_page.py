@@ -280,3 +280,17 @@ def test_the_demo_episode_links_to_its_transcript(client, demo):
     response = client.get(DEMO_EPISODE)
 
     assert f'href="{DEMO_EPISODE}transcript/">Read the transcript</a>' in response.content.decode()
+
+
+def test_the_transcript_page_describes_itself(client, db):
+    episode = public_episode(title="Testing Carefully")
+
+    page = client.get(transcript_url(episode)).content.decode()
+
+    name = episode.podcast.name
+    assert f"<title>Transcript · Testing Carefully · {name} · Evidence Ledger</title>" in page
+    assert (
+        f'<meta name="description" content="The whole transcript of “Testing Carefully” ({name}), '
+        'with the excerpts of its published claims marked.">'
+    ) in page
+    assert f'<link rel="canonical" href="http://testserver{transcript_url(episode)}">' in page
