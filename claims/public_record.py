@@ -2,41 +2,33 @@
 
 The pages that list podcasts, episodes and speakers show how many public claims
 each has. Those counts need claims, so they live here rather than on the
-episodes app's querysets: episodes never imports claims.
+episodes app's querysets: episodes never imports claims. Speakers and podcasts
+keep theirs (claims.counters), so listing them reads no claim at all.
 """
 
 from django.db import models
-from django.db.models import Count, QuerySet
+from django.db.models import Count, F, QuerySet, Sum
+from django.db.models.functions import Coalesce
 
 from claims.models import Claim
 from episodes.models import Episode, Podcast, Speaker, Status, Transcript
 
 
 def speakers_with_claim_counts() -> QuerySet[Speaker]:
-    """Speakers with at least one public claim, annotated with `claim_count`.
-
-    Joined to their public claims and grouped: COUNT(*) over the join needs no
-    column outside the claims' (speaker, status, episode) index, so PostgreSQL
-    reads that index instead of the claims table, where counting claim ids with a
-    FILTER reads every claim.
-    """
-    return Speaker.objects.filter(Claim.public_q(prefix="claims__")).annotate(
-        claim_count=Count("*")
+    """Speakers with at least one public claim, with their `claim_count`."""
+    return Speaker.objects.filter(public_claim_count__gt=0).annotate(
+        claim_count=F("public_claim_count")
     )
 
 
-def podcasts_with_counts() -> list[Podcast]:
+def podcasts_with_counts() -> QuerySet[Podcast]:
     """Podcasts with a published episode, by name, each with its public `episode_count`
-    and `claim_count`.
-
-    Two queries: counted beside the episodes in one query, every claim row would
-    be read and both counts would have to be DISTINCT.
-    """
-    podcasts = list(Podcast.objects.with_published_episodes())
-    claim_counts = Claim.objects.published().count_by_podcast()
-    for podcast in podcasts:
-        podcast.claim_count = claim_counts.get(podcast.pk, 0)
-    return podcasts
+    and `claim_count`."""
+    return (
+        Podcast.objects.filter(public_episode_count__gt=0)
+        .annotate(episode_count=F("public_episode_count"), claim_count=F("public_claim_count"))
+        .order_by("name")
+    )
 
 
 def episodes_with_counts(episodes: QuerySet[Episode]) -> QuerySet[Episode]:
@@ -64,14 +56,14 @@ def episodes_with_counts(episodes: QuerySet[Episode]) -> QuerySet[Episode]:
 
 
 def totals() -> dict[str, int]:
-    """The home page's figures: public claims, episodes, people and podcasts (four queries)."""
-    return {
-        "claim_count": Claim.objects.published().count(),
-        "episode_count": Episode.objects.published().count(),
-        # An EXISTS per speaker and podcast, not a count of every claim.
-        "people_count": Claim.objects.published().speakers().count(),
-        "podcast_count": Podcast.objects.public().count(),
-    }
+    """The home page's figures: public claims, episodes, people and podcasts (two queries
+    over the podcasts' and speakers' kept counts, whatever the size of the ledger)."""
+    podcasts = Podcast.objects.filter(public_episode_count__gt=0).aggregate(
+        podcast_count=Count("*"),
+        episode_count=Coalesce(Sum("public_episode_count"), 0),
+        claim_count=Coalesce(Sum("public_claim_count"), 0),
+    )
+    return {**podcasts, "people_count": Speaker.objects.filter(public_claim_count__gt=0).count()}
 
 
 def readers_see_change_to(record: models.Model) -> bool:

@@ -38,16 +38,17 @@ class ClaimQuerySet(RecordQuerySet):
             episode__podcast__slug=podcast_slug, episode__slug=episode_slug, number=number
         )
 
-    def publish(self, *, changed_by=None, via="") -> int:
+    def publish(self, *, changed_by=None, via="") -> list[int]:
         """Publish the drafts among these claims, each move kept in its claim's history.
 
-        Three queries whatever the number of claims; returns how many were published.
+        Three queries whatever the number of claims; returns the ids of those published
+        (for claims.counters, which this module cannot reach).
         The only bulk move: a published claim leaves the record only by retraction,
         which needs a reason (Claim.retract).
         """
         drafts = list(self.filter(status=ClaimStatus.DRAFT).values_list("pk", flat=True))
         if not drafts:
-            return 0
+            return []
         self.model._default_manager.filter(pk__in=drafts).update(
             status=ClaimStatus.PUBLISHED, updated_at=timezone.now()
         )
@@ -61,7 +62,7 @@ class ClaimQuerySet(RecordQuerySet):
             )
             for pk in drafts
         )
-        return len(drafts)
+        return drafts
 
     def reverify(self, transcript):
         """Check these claims' excerpts against `transcript` again.
@@ -112,10 +113,6 @@ class ClaimQuerySet(RecordQuerySet):
     def speakers(self) -> models.QuerySet[Speaker]:
         """The speakers of these claims, checked with an EXISTS per speaker."""
         return Speaker.objects.filter(Exists(self.filter(speaker=OuterRef("pk"))))
-
-    def count_by_podcast(self) -> dict[int, int]:
-        """{podcast id: how many of these claims} in one grouped query."""
-        return dict(self.order_by().values_list("episode__podcast").annotate(n=models.Count("*")))
 
     def type_mix(self):
         """[(type, count)] largest first, ties in the order types are defined."""

@@ -9,6 +9,7 @@ fields really changed (RemembersLoadedValues).
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
+from claims import counters
 from claims.models import Claim
 from claims.public_record import readers_see_change_to
 from episodes.models import Episode, Speaker, Transcript
@@ -26,9 +27,20 @@ def speaker_saved(sender, instance: Speaker, created: bool, raw: bool = False, *
             Claim.objects.filter(speaker=instance).refresh_search_context()
 
 
+@receiver(post_save, sender=Claim, dispatch_uid="claims-claim-counted")
+def claim_saved(sender, instance: Claim, raw: bool = False, **kwargs) -> None:
+    # In the save's transaction: the counts move with the claim or not at all.
+    if not raw and instance.last_change is not None:
+        counters.claim_saved(instance.last_change.before, instance.last_change.after)
+
+
 @receiver(post_save, sender=Episode, dispatch_uid="claims-episode-changed")
 def episode_saved(sender, instance: Episode, created: bool, raw: bool = False, **kwargs) -> None:
-    if created or raw:
+    if raw:
+        return
+    if created or instance.has_changed("status"):
+        counters.episodes_changed_status([instance.pk])
+    if created:
         return
     claims = Claim.objects.filter(episode=instance)
     with unseen_by_readers(not readers_see_change_to(instance)):

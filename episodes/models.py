@@ -109,6 +109,9 @@ class Podcast(models.Model):
     description = models.TextField(blank=True)
     website_url = WebURLField("website", max_length=500, blank=True)
     feed_url = WebURLField("feed URL", max_length=500, blank=True)
+    # Kept by claims.counters with every public change; `manage.py recount` repairs them.
+    public_episode_count = models.PositiveIntegerField(default=0, editable=False)
+    public_claim_count = models.PositiveIntegerField(default=0, editable=False)
 
     objects = PodcastQuerySet.as_manager()
 
@@ -150,12 +153,19 @@ class Speaker(RemembersLoadedValues):
     links = models.TextField(
         blank=True, help_text="Public pages about this person (website, profile), one URL per line."
     )
+    # Kept by claims.counters with every public change; `manage.py recount` repairs them.
+    public_claim_count = models.PositiveIntegerField(default=0, editable=False)
+    public_claim_mix = models.JSONField(default=dict, editable=False)  # {claim type: count}
 
     objects = SpeakerQuerySet.as_manager()
     remembered_fields = ("name",)
 
     class Meta:
         ordering = ("name",)
+        indexes = [
+            # The speakers index: most public claims first, a page at a time.
+            models.Index(fields=("-public_claim_count", "name"), name="speaker_by_public_claims"),
+        ]
 
     def __str__(self):
         return self.name
@@ -215,6 +225,10 @@ class Episode(RemembersLoadedValues):
     )
     audio_url = WebURLField("audio URL", max_length=1000, blank=True)
     summary = models.TextField(blank=True)
+    # Its published claims and their identified speakers, whatever the episode's own
+    # status: kept by claims.counters, so a podcast's count is a sum over its episodes.
+    published_claim_count = models.PositiveIntegerField(default=0, editable=False)
+    published_people_count = models.PositiveIntegerField(default=0, editable=False)
     status = models.CharField(
         max_length=10,
         choices=Status.choices,

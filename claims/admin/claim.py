@@ -12,6 +12,7 @@ from claims.admin.columns import ClaimColumns
 from claims.admin.forms import ClaimForm, RetractForm
 from claims.admin.importing import ImportViews
 from claims.admin.inlines import ClaimRevisionInline
+from claims.counters import recount_claims
 from claims.history import PERMALINK_FIELDS
 from claims.models import Claim, ClaimStatus, Verification
 from claims.pagination import CappedPaginator
@@ -156,7 +157,8 @@ class ClaimAdmin(ClaimColumns, ImportViews, admin.ModelAdmin):
         if choice == "skip":
             drafts = drafts.exclude(verification=Verification.NOT_FOUND)
         published = drafts.publish(changed_by=request.user, via="admin")
-        self.message_user(request, f"Published {published} claim(s).")
+        recount_claims(Claim.objects.filter(pk__in=published).only("episode", "speaker"))
+        self.message_user(request, f"Published {len(published)} claim(s).")
 
     @admin.action(description="Retract selected claims…", permissions=("change",))
     def retract(self, request, queryset):

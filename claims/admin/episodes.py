@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.db.models import Count
 
 from claims.admin.inlines import ClaimInline
+from claims.counters import episodes_changed_status
 from claims.models import Claim
 from episodes.admin import EpisodeAdmin, SpeakerAdmin
 from episodes.models import Episode, Speaker
@@ -39,6 +40,17 @@ class EpisodeWithClaimsAdmin(EpisodeAdmin):
         # Each claim's history records who changed it.
         formset.save_claims(changed_by=request.user)
         return None
+
+    # The episodes app's actions, then the public counts they move.
+    @admin.action(description=EpisodeAdmin.publish.short_description, permissions=("change",))
+    def publish(self, request, queryset):
+        super().publish(request, queryset)
+        episodes_changed_status(queryset.values_list("pk", flat=True))
+
+    @admin.action(description=EpisodeAdmin.unpublish.short_description, permissions=("change",))
+    def unpublish(self, request, queryset):
+        super().unpublish(request, queryset)
+        episodes_changed_status(queryset.values_list("pk", flat=True))
 
     @admin.display(description="claims", ordering="claim_total")
     def claim_total(self, episode):

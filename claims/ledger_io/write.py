@@ -2,6 +2,7 @@
 
 from django.utils import timezone
 
+from claims import counters
 from claims.history import (
     DERIVED_FIELDS,
     PERMALINK_FIELDS,
@@ -29,7 +30,7 @@ def write_plan(plan: Plan) -> None:
     """Write what `plan` found to create and update: a few queries per batch of claims."""
     write_records(plan, "podcast", Podcast, {})
     write_records(plan, "speaker", Speaker, {})
-    write_records(
+    new_episodes = write_records(
         plan, "episode", Episode, {"podcast": lambda values: plan.podcasts[values["podcast"]]}
     )
     now = timezone.now()
@@ -55,11 +56,17 @@ def write_plan(plan: Plan) -> None:
         for claim, change in zip(created + updated, changes, strict=True)
         if "resolution_sources" in change.changes
     )
+    counters.recount_episodes({claim.episode_id for claim in created + updated} | new_episodes)
+    counters.recount_speakers(
+        {claim.speaker_id for claim in created + updated}
+        | {change.before["speaker"] for _, _, change in plan.to_update["claim"]}
+    )
 
 
-def write_records(plan: Plan, kind: str, model, relations: dict) -> None:
+def write_records(plan: Plan, kind: str, model, relations: dict) -> set[int]:
     """Create new podcasts, speakers or episodes in bulk; save changed ones one by one
-    (a renamed speaker or retitled episode updates its claims' search text)."""
+    (a renamed speaker or retitled episode updates its claims' search text).
+    Returns the ids of the records created."""
     objects = []
     for values in plan.to_create[kind]:
         fields = {name: value for name, value in values.items() if name not in relations}
@@ -91,6 +98,7 @@ def write_records(plan: Plan, kind: str, model, relations: dict) -> None:
             if name not in TRANSCRIPT_FIELDS:
                 setattr(obj, name, values[name])
         obj.save()
+    return {obj.pk for obj in objects}
 
 
 def new_claim(plan: Plan, values: dict, change: ClaimChange, now) -> Claim:

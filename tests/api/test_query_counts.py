@@ -101,14 +101,14 @@ def test_speaker_detail_query_count(client, ledger, django_assert_num_queries):
 
 
 def test_podcast_list_query_count(client, ledger, django_assert_num_queries):
-    # the ledger's version; the podcasts with episode counts; their claim counts
-    with django_assert_num_queries(3):
+    # the ledger's version; the podcasts with their kept counts
+    with django_assert_num_queries(2):
         get(client, "/api/v1/podcasts/")
 
 
 def test_stats_query_count(client, ledger, django_assert_num_queries):
-    # the ledger's version; claims, episodes, people and podcasts counted
-    with django_assert_num_queries(5):
+    # the ledger's version; the podcasts' kept counts summed; the people counted
+    with django_assert_num_queries(3):
         get(client, "/api/v1/stats/")
 
 

@@ -262,7 +262,7 @@ def test_publishing_in_bulk_leaves_published_and_retracted_claims_as_they_are(pu
 
     moved = Claim.objects.all().publish(via="admin")
 
-    assert moved == 1
+    assert moved == [draft.pk]
     statuses = dict(Claim.objects.values_list("number", "status"))
     assert statuses == {1: "published", 2: "published", 3: "retracted"}
     assert draft.revisions.first().changes == {"status": ["draft", "published"]}

@@ -24,12 +24,10 @@ def ledger(request, db):
 
 def test_home_page_query_count(client, ledger, django_assert_num_queries):
     # the ledger's version, for the page cache key and ETag; then
-    # 1. count of published claims
-    # 2. count of published episodes
-    # 3. count of speakers in the public record
-    # 4. count of podcasts in the public record
-    # 5. recent episodes with their podcast and public counts
-    with django_assert_num_queries(6):
+    # 1. the public podcasts' kept counts, summed: podcasts, episodes and claims
+    # 2. count of speakers in the public record, by their kept counts
+    # 3. recent episodes with their podcast and public counts
+    with django_assert_num_queries(4):
         response = client.get("/")
     assert response.status_code == 200
 
@@ -80,9 +78,8 @@ def test_speaker_page_query_count(client, ledger, django_assert_num_queries):
 
 def test_podcast_list_query_count(client, ledger, django_assert_num_queries):
     # the ledger's version, for the page cache key and ETag; then
-    # 1. podcasts in the public record with their published episode counts
-    # 2. their public claims, counted per podcast
-    with django_assert_num_queries(3):
+    # 1. podcasts in the public record with their kept counts
+    with django_assert_num_queries(2):
         response = client.get("/podcasts/")
     assert response.status_code == 200
 
