@@ -77,6 +77,8 @@ def claim_passage(claim) -> Passage | None:
     if claim.verification != Verification.FOUND or window is None:
         return None
     offset = claim.transcript_window_start
+    if claim.transcript_end - offset > len(window):
+        return None  # offsets older than the text (saved without the check): nothing to show
     reach_end = claim.transcript_end - offset + REACH
     found = passage(
         window[:reach_end],

@@ -8,7 +8,7 @@ from django.test.utils import CaptureQueriesContext
 
 from claims import context
 from claims.context import REACH, passage
-from episodes.models import Status
+from episodes.models import Status, Transcript
 from tests.factories import make_claim, make_episode
 
 SPEECH = (
@@ -279,3 +279,15 @@ def test_the_demo_claim_not_found_says_so(client, demo):
 
     assert context_of(response) is None
     assert "so no context is shown" in response.content.decode()
+
+
+def test_offsets_older_than_the_transcript_show_no_context_rather_than_fail(client, db):
+    episode = make_episode(transcript=SPEECH)
+    claim = make_claim(episode, excerpt="Then comes two.")
+    # A bulk update skips the check that keeps the offsets in step.
+    Transcript.objects.filter(episode=episode).update(text="Short now.")
+
+    response = permalink(client, claim)
+
+    assert response.status_code == 200
+    assert context_of(response) is None
