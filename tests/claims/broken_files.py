@@ -125,7 +125,7 @@ BROKEN_FILES = [
             "speaker, type, excerpt, unresolved_label, timestamp, summary, status, "
             "retraction_reason, correction_note, horizon, resolution, resolved_on, "
             "resolution_note, sources, name, title, air_date, original_url, "
-            "audio_url, description, website_url, feed_url, links, transcript.",
+            "audio_url, description, website_url, feed_url, links, transcript, transcript_public.",
         ),
     ),
     (

@@ -80,7 +80,12 @@ def test_making_a_transcript_public_keeps_its_text(tmp_path):
 
 
 def test_a_public_transcript_is_exported_as_public():
-    pilot = make_episode(make_podcast(slug="example-show"), slug="pilot", transcript="Ada: hi.")
+    pilot = make_episode(
+        make_podcast(slug="example-show"),
+        slug="pilot",
+        air_date="2026-03-01",
+        transcript="Ada: hi.",
+    )
     pilot.save_transcript(is_public=True)
     make_claim(pilot, excerpt="hi.")
     make_episode(pilot.podcast, slug="second", air_date="2027-01-01")
