@@ -25,7 +25,7 @@ from django.db import connection  # noqa: E402
 from django.test import Client, override_settings  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
-from bench.pages import admin_url, fts5_queries, pages, search_mix  # noqa: E402
+from bench.pages import admin_pages, fts5_queries, pages, search_mix  # noqa: E402
 from bench.stats import percentile, summary  # noqa: E402
 
 REPEAT = int(os.environ.get("BENCH_REPEAT", "15"))
@@ -93,14 +93,15 @@ def main():
     if admin is None:
         admin = get_user_model().objects.create_superuser("bench-admin", "", None)
     client.force_login(admin)
-    url = admin_url()
-    count, sql = count_queries(client, url)
-    result["admin"] = {
-        "url": url,
-        "queries": count,
-        "count_queries": [q for q in sql if "COUNT(" in q.upper()],
-        **summary(timed(client, url, repeat=min(REPEAT, 10))),
-    }
+    result["admin"] = {}
+    for name, url in admin_pages().items():
+        count, sql = count_queries(client, url)
+        result["admin"][name] = {
+            "url": url,
+            "queries": count,
+            "count_queries": [q for q in sql if "COUNT(" in q.upper()],
+            **summary(timed(client, url, repeat=min(REPEAT, 10))),
+        }
     json.dump(result, sys.stdout, indent=1)
 
 

@@ -7,6 +7,7 @@ speaker), so every run and every database measure the same pages.
 
 from urllib.parse import urlencode
 
+from django.db.models import Count
 from django.urls import reverse
 
 from claims import search
@@ -83,5 +84,23 @@ def fts5_queries():
     return {kind: search.parse(text).as_fts5() for kind, text in search_queries().items()}
 
 
-def admin_url():
-    return reverse("admin:claims_claim_changelist")
+def admin_pages():
+    """{name: URL} of the admin pages an editor opens every day: both changelists, and the
+    change pages of the biggest show's newest episode with the most claims and with the fewest
+    (their query counts must not differ: inline claims cost no query each)."""
+    by_size = (
+        Episode.objects.filter(podcast=biggest_show())
+        .annotate(claim_total=Count("claims"))
+        .order_by("-claim_total", "-air_date", "pk")
+    )
+    most, fewest = by_size.first(), by_size.last()
+
+    def change_page(episode):
+        return reverse("admin:episodes_episode_change", args=[episode.pk])
+
+    return {
+        "admin: claims": reverse("admin:claims_claim_changelist"),
+        "admin: episodes": reverse("admin:episodes_episode_changelist"),
+        "admin: episode, most claims": change_page(most),
+        "admin: episode, fewest claims": change_page(fewest),
+    }

@@ -40,8 +40,9 @@ from urllib.parse import quote, urlencode
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.download import PEAK_MEMORY_MB, measure_download  # noqa: E402
+from bench.download import measure_download  # noqa: E402
 from bench.stats import summary  # noqa: E402
+from bench.targets import targets  # noqa: E402
 
 BENCH = ROOT / "bench"
 DATA = Path(os.environ.get("BENCH_DATA", BENCH / "data"))
@@ -49,11 +50,15 @@ RESULTS = BENCH / "results"
 PYTHON = sys.executable
 PG_SERVER = os.environ.get("BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432")
 SEED = 1
-GENERATOR = ROOT / "claims/management/commands/generate_synthetic.py"
+GENERATOR = (
+    ROOT / "claims/management/commands/generate_synthetic.py",
+    ROOT / "claims/synthetic.py",
+)
 
 # Pages loaded with wrk, and the targets' pages among them.
 THROUGHPUT_PAGES = ("home", "episodes", "episode", "speaker", "claims (filtered)", "search")
 TARGET_PAGES = ("episode", "claims (filtered)")
+WHILE_EDITING = ("episode", "claims (filtered)")
 HTTP_REPEAT = 10
 # Alternating runs of the minimal view and each page (see load()).
 ROUNDS = 3
@@ -100,7 +105,9 @@ def manage(url, *args):
 
 
 def fingerprint():
-    return hashlib.sha256(GENERATOR.read_bytes()).hexdigest()[:16] + f"-seed{SEED}"
+    """Changes whenever the generated data would: the generator or its plan."""
+    digest = hashlib.sha256(b"".join(path.read_bytes() for path in GENERATOR))
+    return digest.hexdigest()[:16] + f"-seed{SEED}"
 
 
 def stamps():
@@ -456,6 +463,11 @@ def measure(db, size, options):
                         name: http_latency(server.port, path) for name, path in latency.items()
                     }
 
+        log(f"{db} {size:,}: readers while an editor makes one edit a second")
+        with gunicorn(url, 600) as server:
+            result["while_editing"] = while_editing(url, server.port, pages, options.seconds)
+
+    result["database_mb"] = database_megabytes(db, size)
     log(f"{db} {size:,}: a full CSV download under gunicorn, one worker")
     with gunicorn(url, 0, workers=1) as server:
         result["download"] = measure_download(server.port, server.process.pid)
@@ -463,6 +475,36 @@ def measure(db, size, options):
     if db == "sqlite" and not options.no_datasette:
         result["datasette"] = measure_datasette(size, result)
     return result
+
+
+def while_editing(url, port, pages, seconds):
+    """Readers' throughput on WHILE_EDITING pages, page cache on, with no editor and then
+    with one public edit a second (each edit moves the version: the cache starts again)."""
+    quiet = load(port, pages, WHILE_EDITING, seconds)
+    editor = subprocess.Popen(
+        [PYTHON, str(BENCH / "editor.py")], cwd=ROOT, env=django_env(url), stdout=subprocess.PIPE
+    )
+    try:
+        busy = load(port, pages, WHILE_EDITING, seconds)
+    finally:
+        editor.terminate()
+        edits = int(editor.communicate(timeout=30)[0] or 0)
+    return {
+        "edits": edits,
+        "pages": {
+            name: {
+                "quiet_rps": quiet["pages"][name]["rps"],
+                "editing_rps": busy["pages"][name]["rps"],
+            }
+            for name in WHILE_EDITING
+        },
+    }
+
+
+def database_megabytes(db, size):
+    if db == "sqlite":
+        return round((DATA / f"ledger_bench_{size}.sqlite3").stat().st_size / 2**20)
+    return round(int(psql(f"SELECT pg_database_size('ledger_bench_{size}')")) / 2**20)
 
 
 def measure_datasette(size, ours):
@@ -494,92 +536,6 @@ def measure_datasette(size, ours):
 
 
 # -- targets and report ------------------------------------------------------
-
-
-def targets(results, sizes):
-    """Each target of issue 6, with the measured figure and pass/fail."""
-    rows = []
-    for db in results:
-        counts = {size: results[db][size]["queries"] for size in sizes if size in results[db]}
-        pages = sorted({page for c in counts.values() for page in c})
-        varying = [p for p in pages if len({c.get(p) for c in counts.values()}) > 1]
-        rows.append(
-            {
-                "target": f"{db}: constant queries per page across {', '.join(f'{s:,}' for s in counts)}",
-                "measured": "varies: " + ", ".join(varying)
-                if varying
-                else "constant on every page",
-                "pass": not varying,
-            }
-        )
-    largest = max(sizes)
-    pg = results.get("postgresql", {}).get(largest)
-    lite = results.get("sqlite", {}).get(largest)
-    at = f"at {largest:,}"
-    if pg:
-        mix = pg["search_mix"]
-        rows.append(
-            {
-                "target": f"PostgreSQL {at}: search p95 over the mix ≤ 5× rare-term median",
-                "measured": f"p95 {mix['p95_ms']:.0f} ms vs 5 × {mix['rare_median_ms']:.0f} ms = {5 * mix['rare_median_ms']:.0f} ms",
-                "pass": mix["p95_ms"] <= 5 * mix["rare_median_ms"],
-            }
-        )
-        if lite and "datasette" in lite and "http_latency" in pg:
-            ours = [
-                v["median_ms"] for k, v in pg["http_latency"].items() if k.startswith("search: ")
-            ]
-            theirs = [
-                v["median_ms"]
-                for k, v in lite["datasette"]["latency"].items()
-                if k.startswith("search: ")
-            ]
-            rows.append(
-                {
-                    "target": f"PostgreSQL {at}: search faster than Datasette's (mean of the mix's medians, HTTP)",
-                    "measured": f"{statistics.mean(ours):.0f} ms vs Datasette {statistics.mean(theirs):.0f} ms",
-                    "pass": statistics.mean(ours) < statistics.mean(theirs),
-                }
-            )
-        for db, result in (("PostgreSQL", pg), ("SQLite", lite)):
-            if not result or "throughput" not in result:
-                continue
-            for label, floor in (("uncached", 0.5), ("cached", 0.8), ("revalidated", 0.8)):
-                for page in TARGET_PAGES:
-                    figure = result["throughput"][label]["pages"][page]
-                    rows.append(
-                        {
-                            "target": f"{db} {at}: {label} {page} ≥ {floor:.0%} of the minimal view",
-                            "measured": f"{figure['ratio']:.0%} ({figure['rps']:.0f} of {result['throughput'][label]['minimal_rps']:.0f} req/s)",
-                            "pass": figure["ratio"] >= floor,
-                        }
-                    )
-    for db, result in (("PostgreSQL", pg), ("SQLite", lite)):
-        if not result or "download" not in result:
-            continue
-        d = result["download"]
-        rows.append(
-            {
-                "target": f"{db} {at}: a full CSV download streams within {PEAK_MEMORY_MB} MB of worker memory",
-                "measured": f"{d['rows']:,} rows, {d['megabytes']} MB in {d['seconds']} s; "
-                f"worker peak {d['peak_worker_mb']} MB",
-                "pass": d["status"] == 200 and d["peak_worker_mb"] < PEAK_MEMORY_MB,
-            }
-        )
-    for db, result in (("PostgreSQL", pg), ("SQLite", lite)):
-        if not result:
-            continue
-        admin = result["admin"]
-        full_counts = [q for q in admin["count_queries"] if "LIMIT" not in q.upper()]
-        rows.append(
-            {
-                "target": f"{db} {at}: admin claims changelist < 1 s, counts that do not scan",
-                "measured": f"median {admin['median_ms']:.0f} ms, p95 {admin['p95_ms']:.0f} ms; "
-                + (f"{len(full_counts)} uncapped COUNT" if full_counts else "counts capped"),
-                "pass": admin["p95_ms"] < 1000 and not full_counts,
-            }
-        )
-    return rows
 
 
 def table(header, rows):
@@ -641,9 +597,29 @@ def markdown(report):
                 for s, r in by_size.items()
             ),
             "",
-            "Admin claims changelist: "
+            "### Admin pages (median / p95 ms, queries)",
+            "",
+            table(
+                ("page", *(f"{s:,}" for s in by_size)),
+                [
+                    (
+                        name,
+                        *(
+                            f"{r['admin'][name]['median_ms']} / {r['admin'][name]['p95_ms']}, "
+                            f"{r['admin'][name]['queries']} queries"
+                            if name in r["admin"]
+                            else ""
+                            for r in by_size.values()
+                        ),
+                    )
+                    for name in next(iter(by_size.values()))["admin"]
+                ],
+            ),
+            "",
+            "Data: "
             + "; ".join(
-                f"{s:,}: {r['admin']['median_ms']} / {r['admin']['p95_ms']} ms, {r['admin']['queries']} queries"
+                f"{s:,}: generated in {r.get('generated_in_seconds')} s, "
+                f"{r.get('database_mb', '?')} MB on disk"
                 for s, r in by_size.items()
             ),
         ]
@@ -688,6 +664,23 @@ def markdown(report):
                 cells.append(f"{reval['rps']:.0f} ({reval['ratio']:.0%})" if reval else "")
                 rows.append((name, *cells))
             out.append(table(("page", "uncached", "cached", "revalidated (304)"), rows))
+        for size, r in by_size.items():
+            if "while_editing" not in r:
+                continue
+            w = r["while_editing"]
+            out += [
+                "",
+                f"### Readers while an editor works at {size:,} "
+                f"({w['edits']} edits, one a second; req/s, page cache on)",
+                "",
+                table(
+                    ("page", "no edits", "one edit a second"),
+                    [
+                        (name, f"{f['quiet_rps']:.0f}", f"{f['editing_rps']:.0f}")
+                        for name, f in w["pages"].items()
+                    ],
+                ),
+            ]
         for size, r in by_size.items():
             if "datasette" not in r:
                 continue

@@ -12,6 +12,10 @@ realistic enough for the benchmark (bench/run.py) to mean something:
 - speakers: one or two hosts per podcast, who speak in most of its episodes,
   and a long tail of guests drawn by a Zipf law (one speaker per 40 claims);
   about 6% of claims are unresolved voices ("Caller 2", "Audience member", …);
+- transcripts: every episode has one of 60 to 120 KB, like a real hour or two of
+  talk: its claims' excerpts in order, each on its speaker's line, between filler
+  talk made of the common words; so every excerpt is found, and where (a quarter
+  of the transcripts are public);
 - words: excerpts are drawn from a fixed vocabulary with a Zipf distribution,
   so the benchmark's query mix spans the whole range. With the default shape:
 
@@ -33,8 +37,8 @@ from itertools import accumulate
 
 from django.utils.text import slugify
 
-from claims.models import DEFAULT_UNRESOLVED_LABEL, Attribution, ClaimType
-from episodes.models import Episode, Podcast, Speaker, Status
+from claims.models import DEFAULT_UNRESOLVED_LABEL, Attribution, ClaimType, Verification
+from episodes.models import Episode, Podcast, Speaker, Status, Transcript
 
 SYNTHETIC_URL = "https://example.com/synthetic/"
 
@@ -51,6 +55,9 @@ SUMMARY_SHARE = 0.15
 PHRASE = "open source"
 PHRASE_SHARE = 0.03
 UNRESOLVED_LABELS = ("", "", "Caller 1", "Caller 2", "Audience member", "Second guest")
+TRANSCRIPT_LENGTH = (60_000, 120_000)  # characters
+PUBLIC_TRANSCRIPTS = 0.25
+FILLER_SENTENCES = 4_000
 
 SHOW_WORDS = ("Example", "Sample", "Placeholder", "Fictional", "Imaginary", "Pretend")
 SHOW_NOUNS = ("Show", "Hour", "Talk", "Cast", "Radio", "Weekly", "Conversations", "Hour Plus")
@@ -146,6 +153,7 @@ class Plan:
         self.total = total
         self.rng = random.Random(seed)
         self.words, self.word_weights = vocabulary()
+        self.filler = self.filler_sentences()
         self.make_podcasts()
         self.make_speakers()
         self.make_episodes()
@@ -233,27 +241,69 @@ class Plan:
             )
             self.episodes[-1]._podcast_index = p
 
-    def claims(self):
-        """Claim rows as {attname: value}, episode by episode, in ledger order."""
-        rng = self.rng
+    def ledger(self):
+        """Each episode's claim rows ({attname: value}, in ledger order) and transcript."""
         for episode, size in zip(self.episodes, self.sizes, strict=True):
-            hosts = self.hosts[episode._podcast_index]
-            guests = [self.guests[pick(rng, self.guest_weights)] for _ in range(rng.randint(1, 3))]
-            clock = rng.randrange(30, 300)
-            for number in range(1, size + 1):
-                # Drawn in this order, so that a seed keeps giving the same ledger.
-                speaker, voice = self.voice(hosts, guests)
-                excerpt = self.excerpt()
-                summary = self.summary()
-                clock += rng.randrange(20, 240)
-                yield self.row(episode, number, clock, speaker, voice, excerpt, summary)
+            rows = list(self.claims_of(episode, size))
+            yield rows, self.transcript(episode, rows)
+
+    def claims_of(self, episode, size):
+        rng = self.rng
+        hosts = self.hosts[episode._podcast_index]
+        guests = [self.guests[pick(rng, self.guest_weights)] for _ in range(rng.randint(1, 3))]
+        clock = rng.randrange(30, 300)
+        for number in range(1, size + 1):
+            # Drawn in this order, so that a seed keeps giving the same ledger.
+            speaker, voice = self.voice(hosts, guests)
+            excerpt = self.excerpt()
+            summary = self.summary()
+            clock += rng.randrange(20, 240)
+            yield self.row(episode, number, clock, speaker, voice, excerpt, summary)
+
+    def transcript(self, episode, rows):
+        """The episode's transcript, with each claim's excerpt on its speaker's line
+        between stretches of talk; each row learns where its excerpt is."""
+        rng = self.rng
+        stretch = rng.randint(*TRANSCRIPT_LENGTH) // (len(rows) + 1) // 100  # sentences
+        parts, length = [], 0
+        for row in rows:
+            for part in (self.talk(stretch), f"\n\n{row.pop('_voice')}: "):
+                parts.append(part)
+                length += len(part)
+            parts.append(row["excerpt"])
+            row.update(
+                verification=Verification.FOUND,
+                transcript_start=length,
+                transcript_end=length + len(row["excerpt"]),
+            )
+            length = row["transcript_end"]
+        parts.append(self.talk(stretch))
+        return Transcript(
+            episode=episode, text="".join(parts), is_public=rng.random() < PUBLIC_TRANSCRIPTS
+        )
+
+    def talk(self, sentences):
+        return " " + " ".join(self.rng.choices(self.filler, k=max(1, sentences)))
+
+    def filler_sentences(self):
+        """Sentences of common words (about 100 characters each) that talk fills with."""
+        invent = random.Random(1)
+        common = list(dict.fromkeys(COMMON_WORDS))
+        return [
+            " ".join(
+                invent.choice(STOP_WORDS_IN_TEXT) if i % 2 else invent.choice(common)
+                for i in range(invent.randint(12, 22))
+            ).capitalize()
+            + "."
+            for _ in range(FILLER_SENTENCES)
+        ]
 
     def row(self, episode, number, clock, speaker, voice, excerpt, summary):
         rng = self.rng
         return {
             "episode_id": episode.pk,
             "number": number,
-            "type": ClaimType.values[pick(rng, TYPE_WEIGHTS)],
+            "type": CLAIM_TYPES[pick(rng, TYPE_WEIGHTS)],
             "excerpt": excerpt,
             "summary": summary,
             "attribution": Attribution.UNRESOLVED if speaker is None else Attribution.IDENTIFIED,
@@ -261,6 +311,7 @@ class Plan:
             "unresolved_label": voice,
             "timestamp": clock,
             "status": Status.DRAFT if rng.random() < DRAFT_CLAIMS else Status.PUBLISHED,
+            "_voice": speaker.name if speaker else (voice or DEFAULT_UNRESOLVED_LABEL),
             # As Claim.compose_search_context() writes it.
             "search_context": "\n".join(
                 part
@@ -305,3 +356,4 @@ class Plan:
 
 # Claim types are not equally common: observations and beliefs more than commitments.
 TYPE_WEIGHTS = list(accumulate((16, 16, 10, 10, 8, 18, 8, 6, 8)))
+CLAIM_TYPES = ClaimType.values  # a property that builds its list on every read

@@ -110,8 +110,10 @@ class Podcast(models.Model):
     website_url = WebURLField("website", max_length=500, blank=True)
     feed_url = WebURLField("feed URL", max_length=500, blank=True)
     # Kept by claims.counters with every public change; `manage.py recount` repairs them.
-    public_episode_count = models.PositiveIntegerField(default=0, editable=False)
-    public_claim_count = models.PositiveIntegerField(default=0, editable=False)
+    public_episode_count = models.PositiveIntegerField(
+        "published episodes", default=0, editable=False
+    )
+    public_claim_count = models.PositiveIntegerField("public claims", default=0, editable=False)
 
     objects = PodcastQuerySet.as_manager()
 
@@ -154,7 +156,7 @@ class Speaker(RemembersLoadedValues):
         blank=True, help_text="Public pages about this person (website, profile), one URL per line."
     )
     # Kept by claims.counters with every public change; `manage.py recount` repairs them.
-    public_claim_count = models.PositiveIntegerField(default=0, editable=False)
+    public_claim_count = models.PositiveIntegerField("public claims", default=0, editable=False)
     public_claim_mix = models.JSONField(default=dict, editable=False)  # {claim type: count}
 
     objects = SpeakerQuerySet.as_manager()
@@ -227,8 +229,12 @@ class Episode(RemembersLoadedValues):
     summary = models.TextField(blank=True)
     # Its published claims and their identified speakers, whatever the episode's own
     # status: kept by claims.counters, so a podcast's count is a sum over its episodes.
-    published_claim_count = models.PositiveIntegerField(default=0, editable=False)
-    published_people_count = models.PositiveIntegerField(default=0, editable=False)
+    published_claim_count = models.PositiveIntegerField(
+        "published claims", default=0, editable=False
+    )
+    published_people_count = models.PositiveIntegerField(
+        "identified speakers", default=0, editable=False
+    )
     status = models.CharField(
         max_length=10,
         choices=Status.choices,

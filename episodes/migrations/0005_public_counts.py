@@ -13,27 +13,27 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='episode',
             name='published_claim_count',
-            field=models.PositiveIntegerField(default=0, editable=False),
+            field=models.PositiveIntegerField(default=0, editable=False, verbose_name='published claims'),
         ),
         migrations.AddField(
             model_name='episode',
             name='published_people_count',
-            field=models.PositiveIntegerField(default=0, editable=False),
+            field=models.PositiveIntegerField(default=0, editable=False, verbose_name='identified speakers'),
         ),
         migrations.AddField(
             model_name='podcast',
             name='public_claim_count',
-            field=models.PositiveIntegerField(default=0, editable=False),
+            field=models.PositiveIntegerField(default=0, editable=False, verbose_name='public claims'),
         ),
         migrations.AddField(
             model_name='podcast',
             name='public_episode_count',
-            field=models.PositiveIntegerField(default=0, editable=False),
+            field=models.PositiveIntegerField(default=0, editable=False, verbose_name='published episodes'),
         ),
         migrations.AddField(
             model_name='speaker',
             name='public_claim_count',
-            field=models.PositiveIntegerField(default=0, editable=False),
+            field=models.PositiveIntegerField(default=0, editable=False, verbose_name='public claims'),
         ),
         migrations.AddField(
             model_name='speaker',

@@ -111,7 +111,7 @@ EDITS = [add_claim, publish_a_draft, retract_one, correct_one, toggle_an_episode
 
 
 @settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(st.lists(st.tuples(st.sampled_from(EDITS), st.integers(0, 50)), max_size=14))
 def test_random_edits_leave_every_count_equal_to_a_recount(ledger, edits):

@@ -7,16 +7,17 @@ from collections import Counter
 import pytest
 from django.core.management import CommandError, call_command
 
-from claims import search
-from claims.models import Attribution, Claim
+from claims import search, verbatim
+from claims.models import Attribution, Claim, Verification
 from claims.synthetic import (
     GIVEN_NAMES,
     SHOW_NOUNS,
     SHOW_WORDS,
     SURNAMES,
     SYNTHETIC_URL,
+    Plan,
 )
-from episodes.models import Episode, Podcast, Speaker, Status
+from episodes.models import Episode, Podcast, Speaker, Status, Transcript
 from ledger.models import current_version
 
 CLAIMS = 400
@@ -125,3 +126,32 @@ def test_reset_replaces_synthetic_data_and_keeps_the_rest(demo):
 def test_it_refuses_to_add_to_earlier_synthetic_data_without_reset(synthetic):
     with pytest.raises(CommandError, match="--reset"):
         generate()
+
+
+def test_every_episode_has_a_transcript_of_realistic_length(synthetic):
+    lengths = [len(text) for text in Transcript.objects.values_list("text", flat=True)]
+    assert len(lengths) == Episode.objects.count()
+    assert min(lengths) > 55_000 and max(lengths) < 125_000
+
+
+def test_every_excerpt_is_found_where_its_claim_says(synthetic):
+    claims = Claim.objects.select_related("episode__transcript")
+    assert {claim.verification for claim in claims} == {Verification.FOUND}
+    for claim in claims:
+        text = claim.episode.transcript.text
+        assert text[claim.transcript_start : claim.transcript_end] == claim.excerpt
+        assert verbatim.locate(claim.excerpt, text) == (
+            claim.transcript_start,
+            claim.transcript_end,
+        )
+
+
+def test_about_a_quarter_of_the_transcripts_are_public():
+    transcripts = [transcript for _, transcript in Plan(4_000, seed=1).ledger()]
+    share = sum(transcript.is_public for transcript in transcripts) / len(transcripts)
+    assert 0.15 < share < 0.35
+
+
+def test_the_kept_counts_equal_a_recount(synthetic, capsys):
+    call_command("recount")
+    assert "Counts that were wrong: none." in capsys.readouterr().out

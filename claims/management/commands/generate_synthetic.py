@@ -17,15 +17,17 @@ Synthetic records are recognised by their web addresses (SYNTHETIC_URL);
 
 import sys
 import time
+from itertools import islice
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 from django.utils import timezone
 
 from claims import search_index
+from claims.counters import recount_everything
 from claims.models import Claim
 from claims.synthetic import MIN_CLAIMS, SYNTHETIC_URL, Plan, unique_slug
-from episodes.models import Episode, Podcast, Speaker
+from episodes.models import Episode, Podcast, Speaker, Transcript
 from ledger.models import ledger_changed
 
 
@@ -80,6 +82,7 @@ class Command(BaseCommand):
         with transaction.atomic():
             self.create_records(plan)
             self.load_claims(plan)
+            recount_everything()
             ledger_changed()
         self.tidy_up()
         self.stdout.write(
@@ -103,7 +106,9 @@ class Command(BaseCommand):
                 )._raw_delete(connection.alias)
             with search_index_paused():
                 claims._raw_delete(connection.alias)
-            Episode.objects.filter(podcast__in=podcasts)._raw_delete(connection.alias)
+            episodes = Episode.objects.filter(podcast__in=podcasts)
+            Transcript.objects.filter(episode__in=episodes)._raw_delete(connection.alias)
+            episodes._raw_delete(connection.alias)
             podcasts._raw_delete(connection.alias)
             Speaker.objects.filter(
                 links__startswith=SYNTHETIC_URL, claims__isnull=True
@@ -141,36 +146,26 @@ class Command(BaseCommand):
             elif f.attname not in CLAIM_COLUMNS:
                 constant[f.attname] = f.get_db_prep_save(f.get_default(), connection)
         order = [f.attname for f in fields]
-        columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
-
-        def rows():
-            for values in plan.claims():
-                yield tuple(values[name] if name in values else constant[name] for name in order)
-
-        progress = self.progress(plan.total, "claims")
-        table = Claim._meta.db_table
-        with search_index_paused():
+        insert = RowWriter(Claim, fields)
+        progress, done = self.progress(plan.total, "claims"), 0
+        with search_index_paused(), connection.cursor() as cursor:
             if connection.vendor == "postgresql":
-                with connection.cursor() as cursor:
-                    cursor.execute("SET LOCAL synchronous_commit = off")
-                    with cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
-                        for done, row in enumerate(rows(), 1):
-                            copy.write_row(row)
-                            if done % 10_000 == 0:
-                                progress.update(done)
-            else:
-                sql = f"INSERT INTO {table} ({columns}) VALUES ({', '.join(['%s'] * len(order))})"
-                batch, done = [], 0
-                with connection.cursor() as cursor:
-                    for row in rows():
-                        batch.append(row)
-                        if len(batch) == 10_000:
-                            cursor.executemany(sql, batch)
-                            done += len(batch)
-                            batch = []
-                            progress.update(done)
-                    cursor.executemany(sql, batch)
-            progress.update(plan.total)
+                cursor.execute("SET LOCAL synchronous_commit = off")
+            # A batch of episodes at a time: their claims, then their transcripts.
+            for batch in batched(plan.ledger(), EPISODES_PER_BATCH):
+                insert.write(
+                    cursor,
+                    (
+                        tuple(values.get(name, constant.get(name)) for name in order)
+                        for rows, _ in batch
+                        for values in rows
+                    ),
+                )
+                Transcript.objects.bulk_create(
+                    [transcript for _, transcript in batch], batch_size=100
+                )
+                done += sum(len(rows) for rows, _ in batch)
+                progress.update(done)
 
     def tidy_up(self):
         """Fresh planner statistics, and on PostgreSQL a visibility map for index-only counts."""
@@ -212,6 +207,34 @@ class search_index_paused:
             search_index.install(connection)
 
 
+EPISODES_PER_BATCH = 500
+
+
+def batched(items, size):
+    items = iter(items)
+    while batch := list(islice(items, size)):
+        yield batch
+
+
+class RowWriter:
+    """Rows into a model's table as fast as each database takes them: COPY on
+    PostgreSQL, executemany elsewhere."""
+
+    def __init__(self, model, fields):
+        self.table = model._meta.db_table
+        self.columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+        self.placeholders = ", ".join(["%s"] * len(fields))
+
+    def write(self, cursor, rows):
+        if connection.vendor == "postgresql":
+            with cursor.cursor.copy(f"COPY {self.table} ({self.columns}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+        else:
+            sql = f"INSERT INTO {self.table} ({self.columns}) VALUES ({self.placeholders})"
+            cursor.executemany(sql, list(rows))
+
+
 # What load_claims takes from each generated row; other columns get their field default.
 CLAIM_COLUMNS = {
     "episode_id",
@@ -225,4 +248,7 @@ CLAIM_COLUMNS = {
     "timestamp",
     "status",
     "search_context",
+    "verification",
+    "transcript_start",
+    "transcript_end",
 }
