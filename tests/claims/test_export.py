@@ -78,7 +78,8 @@ def ledger_contents():
                 "original_url",
                 "audio_url",
                 "summary",
-                "transcript",
+                "transcript__text",
+                "transcript__is_public",
                 "status",
             )
         ),
