@@ -38,6 +38,13 @@ def pages():
     podcast = biggest_show()
     episode = Episode.objects.published().filter(podcast=podcast).newest_first().first()
     claim = Claim.objects.published().filter(episode=episode).order_by("number").first()
+    # A quarter of the synthetic transcripts are public: the newest of the show's.
+    transcribed = (
+        Episode.objects.published()
+        .filter(podcast=podcast, transcript__is_public=True)
+        .newest_first()
+        .first()
+    )
     return {
         "home": reverse("home"),
         "episodes": reverse("episodes:episode_list"),
@@ -47,6 +54,7 @@ def pages():
         "podcasts": reverse("episodes:podcast_list"),
         "podcast": podcast.get_absolute_url(),
         "claim": claim.get_absolute_url(),
+        **({"transcript": transcribed.get_transcript_url()} if transcribed else {}),
         "claims": reverse("claims:claim_list"),
         "claims (filtered)": claims_url(**FILTERED),
         "search": claims_url(q=COMMON_TERM),

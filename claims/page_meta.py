@@ -260,6 +260,17 @@ def episode_page(meta: PageMeta, context, absolute: ld.Absolute) -> None:
     meta.feeds[:0] = [episode_feed(episode), podcast_feed(episode.podcast)]
 
 
+@describer(needs="marked_count")
+def transcript_page(meta: PageMeta, context, absolute: ld.Absolute) -> None:
+    episode = context["episode"]
+    meta.title = f"Transcript of {episode.title} ({episode.podcast.name})"
+    meta.description = (
+        f"The whole transcript of “{episode.title}” ({episode.podcast.name}), "
+        "with the excerpts of its published claims marked."
+    )
+    meta.feeds.insert(0, episode_feed(episode))
+
+
 @describer(needs="speaker")
 def speaker_page(meta: PageMeta, context, absolute: ld.Absolute) -> None:
     speaker = context["speaker"]
@@ -313,6 +324,7 @@ DESCRIBERS = {
     "claims:corrections": correction_log,
     "claims:claim_detail": claim_page,
     "episodes:episode_detail": episode_page,
+    "episodes:episode_transcript": transcript_page,
     "episodes:speaker_detail": speaker_page,
     "episodes:podcast_detail": podcast_page,
     "claims:topic_detail": topic_page,

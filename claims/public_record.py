@@ -32,8 +32,8 @@ def podcasts_with_counts() -> QuerySet[Podcast]:
 
 
 def episodes_with_counts(episodes: QuerySet[Episode]) -> QuerySet[Episode]:
-    """These episodes (one page: a sliced queryset) with their podcast, and their public
-    `claim_count` and `people_count` (identified speakers).
+    """These episodes (one page: a sliced queryset) with their podcast, their public
+    `claim_count` and `people_count` (identified speakers), and `has_public_transcript`.
 
     Counting joins episodes to all their claims; annotated before the slice, the
     database counts every episode in the ledger to show a page of them. Here the
@@ -48,6 +48,7 @@ def episodes_with_counts(episodes: QuerySet[Episode]) -> QuerySet[Episode]:
             # Unresolved voices have no speaker, and COUNT skips the NULLs.
             people_count=Count("claims__speaker", filter=public, distinct=True),
         )
+        .with_transcript_flag()
         .select_related("podcast")
         .defer("summary")
         .newest_first()

@@ -10,6 +10,7 @@ from claims import (
     reference_pages,
     report_pages,
     topic_pages,
+    transcript_pages,
     views,
 )
 
@@ -84,6 +85,11 @@ record_pages = (
             "episodes/<slug:podcast_slug>/<slug:slug>/",
             views.episode_detail,
             name="episode_detail",
+        ),
+        path(
+            "episodes/<slug:podcast_slug>/<slug:slug>/transcript/",
+            transcript_pages.episode_transcript,
+            name="episode_transcript",
         ),
         re_path(
             f"^episodes/(?P<podcast_slug>{SLUG})/(?P<slug>{SLUG})/{FILE}",

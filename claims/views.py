@@ -2,9 +2,10 @@ from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
-from claims import citations
+from claims import citations, gaps
 from claims.appearances import episode_cast, speaker_episodes_by_role
 from claims.browse import ClaimSearch
+from claims.context import claim_passage, with_transcript_window
 from claims.filters import Ordering
 from claims.links import attach_public_links, moved_positions
 from claims.models import Claim, ClaimType, Verification
@@ -22,9 +23,13 @@ def claim_list(request):
 
 def claim_detail(request, podcast_slug, episode_slug, number):
     # Retracted claims keep their permalink, which then shows the retraction.
-    claim = get_object_or_404(
+    claims = (
         Claim.objects.on_record().for_listing().at_permalink(podcast_slug, episode_slug, number)
     )
+    try:
+        claim = with_transcript_window(claims).get()
+    except Claim.DoesNotExist:
+        return gaps.unpublished_record(request, podcast_slug, episode_slug, number)
     context = {"claim": claim}
     if not claim.is_retracted:
         attach_public_links([claim])
@@ -32,6 +37,7 @@ def claim_detail(request, podcast_slug, episode_slug, number):
         context["citations"] = citations.formatted(citations.reference(claim, url))
         context["topics"] = claim.topics.all()
         context["references"] = claim.references_named.in_role_order()
+        context["passage"] = claim_passage(claim)
     return render(request, "claims/claim_detail.html", context)
 
 
@@ -75,7 +81,7 @@ def episode_list(request):
 
 def episode_detail(request, podcast_slug, slug):
     episode = get_object_or_404(
-        Episode.objects.published().select_related("podcast"),
+        Episode.objects.published().with_transcript_flag().select_related("podcast"),
         podcast__slug=podcast_slug,
         slug=slug,
     )
@@ -97,6 +103,7 @@ def episode_detail(request, podcast_slug, slug):
             "speakers": sorted(speakers.values(), key=str),
             "cast": episode_cast(episode, speakers),
             "mix": claims.type_mix(),
+            "gaps": gaps.sentence(gaps.missing_numbers(claim.number for claim in ledger)),
             # Said once for the episode rather than under every claim. Each claim is checked
             # again whenever the transcript is saved, so theirs is the episode's state.
             "no_transcript": bool(ledger)

@@ -65,6 +65,16 @@ class EpisodeForm(forms.ModelForm):
             self.initial.setdefault("transcript", timed.stamped())
             self.initial.setdefault("transcript_is_public", self.instance.transcript.is_public)
 
+    def clean(self):
+        cleaned_data = super().clean()
+        if (
+            cleaned_data.get("transcript_is_public")
+            and not cleaned_data.get("transcript", "").strip()
+        ):
+            # Readers would follow the episode page's link to an empty page.
+            self.add_error("transcript_is_public", "Paste the transcript before making it public.")
+        return cleaned_data
+
     def _post_clean(self):
         super()._post_clean()
         # Kept on the episode unsaved, so its claims are checked against the transcript

@@ -4,66 +4,13 @@ from operator import and_, or_
 
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.db.models import Count, Exists, OuterRef, Q
+from django.db.models import Count, Exists, F, OuterRef, Q, Value
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 
+from episodes.records import RemembersLoadedValues, reverse_once
 from episodes.web import WebURLField, is_web_url, validate_web_url, web_url_or_blank
 from ledger.models import RecordQuerySet
-
-
-def reverse_once(instance, viewname, **kwargs):
-    """reverse(viewname, kwargs=kwargs), worked out once per instance and kwargs.
-
-    A page of claims links to the same podcast, episode or speaker from card after
-    card, and reverse() is the costly part of a link. Kept on the instance, which
-    lives for one request, and keyed by the kwargs, so a changed slug gets its own URL.
-    """
-    urls = instance.__dict__.setdefault("_reversed_urls", {})
-    key = (viewname, *kwargs.items())
-    if key not in urls:
-        urls[key] = reverse(viewname, kwargs=kwargs)
-    return urls[key]
-
-
-class RemembersLoadedValues(models.Model):
-    """Remembers some fields as the database held them, so a save can tell what changed.
-
-    Claims keep copies derived from an episode's title and transcript and a
-    speaker's name; their post_save receivers (claims/signals.py) redo that work
-    only when one of these fields really changed, not on every save.
-    """
-
-    remembered_fields: tuple[str, ...] = ()
-
-    class Meta:
-        abstract = True
-
-    def save(self, *args, **kwargs):
-        super().save(*args, **kwargs)
-        self.remember_values()
-
-    @classmethod
-    def from_db(cls, db, field_names, values):
-        instance = super().from_db(db, field_names, values)
-        instance.remember_values()
-        return instance
-
-    def remember_values(self) -> None:
-        # A deferred field is not in __dict__ and is not remembered.
-        self._loaded = {
-            name: self.__dict__[name] for name in self.remembered_fields if name in self.__dict__
-        }
-
-    def has_changed(self, name: str) -> bool:
-        """Whether `name` differs from the stored value (always true for a new record)."""
-        if self._state.adding or name not in self.__dict__:
-            return self._state.adding
-        loaded = getattr(self, "_loaded", {})
-        return name not in loaded or loaded[name] != self.__dict__[name]
-
-    def refresh_from_db(self, *args, **kwargs):
-        super().refresh_from_db(*args, **kwargs)
-        self.remember_values()
 
 
 class Status(models.TextChoices):
@@ -207,6 +154,13 @@ class EpisodeQuerySet(RecordQuerySet):
             return self.none()
         return self.filter(reduce(and_, (Q(title__icontains=word) for word in words)))
 
+    def with_transcript_flag(self) -> "EpisodeQuerySet":
+        """Annotated with `has_public_transcript`: read from the transcript's row in the
+        same query, without its text."""
+        return self.annotate(
+            has_public_transcript=Coalesce(F("transcript__is_public"), Value(False))
+        )
+
 
 class Episode(RemembersLoadedValues):
     podcast = models.ForeignKey(
@@ -273,6 +227,13 @@ class Episode(RemembersLoadedValues):
             self, "episodes:episode_detail", podcast_slug=self.podcast.slug, slug=self.slug
         )
 
+    def get_transcript_url(self):
+        """The page of the whole transcript, which answers only while it is public."""
+        return reverse(
+            "episodes:episode_transcript",
+            kwargs={"podcast_slug": self.podcast.slug, "slug": self.slug},
+        )
+
     @staticmethod
     def public_q(prefix=""):
         """The condition for a public episode, usable across a relation (`prefix="episodes__"`)."""
@@ -294,12 +255,14 @@ class Episode(RemembersLoadedValues):
         except Transcript.DoesNotExist:
             return []
 
-    def save_transcript(self, text: str, cues: list | None = None) -> "Transcript":
-        """Store `text` (with its `cues`, if timed) as this episode's transcript (its claims
-        are checked again)."""
-        transcript, _ = Transcript.objects.update_or_create(
-            episode=self, defaults={"text": text, "cues": cues or []}
-        )
+    def save_transcript(self, text=None, cues=None, *, is_public=None) -> "Transcript":
+        """Store this episode's transcript: its `text` with its `cues`, if timed (new text
+        without cues has no times; its claims are checked again), whether it `is_public`,
+        or both. Returns the Transcript."""
+        changes = {} if text is None else {"text": text, "cues": cues or []}
+        if is_public is not None:
+            changes["is_public"] = is_public
+        transcript, _ = Transcript.objects.update_or_create(episode=self, defaults=changes)
         self.transcript = transcript
         return transcript
 

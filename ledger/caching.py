@@ -35,6 +35,7 @@ PAGE_PARAMETERS = {
     "claims:claim_detail": (),
     "episodes:episode_list": ("podcast", "page"),
     "episodes:episode_detail": (),
+    "episodes:episode_transcript": (),
     "episodes:speaker_list": ("q", "page"),
     "episodes:speaker_detail": ("page",),
     "episodes:podcast_list": (),

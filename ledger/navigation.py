@@ -3,14 +3,15 @@
 from django.urls import reverse
 
 # (label, the URL name of the section's page, the URL names of the pages under it).
-# A reader on an episode, or on one of its claims (reporting a problem with it too),
-# is still in Episodes.
+# A reader on an episode, its transcript or one of its claims (reporting a problem
+# with it too), is still in Episodes.
 SECTIONS = (
     (
         "Episodes",
         "episodes:episode_list",
         (
             "episodes:episode_detail",
+            "episodes:episode_transcript",
             "claims:claim_detail",
             "claims:claim_report",
             "claims:claim_report_sent",

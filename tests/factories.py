@@ -22,8 +22,9 @@ def make_speaker(**fields):
     return Speaker.objects.create(**{**defaults, **fields})
 
 
-def make_episode(podcast=None, transcript=None, **fields):
-    """A published episode, with `transcript` (text) as its transcript if given."""
+def make_episode(podcast=None, transcript=None, transcript_public=False, **fields):
+    """A published episode, with `transcript` (text) as its transcript if given, public
+    if `transcript_public`."""
     n = next(_sequence)
     defaults = {
         "title": f"Example Episode {n}",
@@ -35,7 +36,7 @@ def make_episode(podcast=None, transcript=None, **fields):
     }
     episode = Episode.objects.create(podcast=podcast or make_podcast(), **{**defaults, **fields})
     if transcript is not None:
-        episode.save_transcript(transcript)
+        episode.save_transcript(transcript, is_public=transcript_public)
     return episode
 
 

@@ -186,6 +186,20 @@ class PodcastSerializer(serializers.Serializer):
 class EpisodeSerializer(EpisodeRefSerializer):
     claim_count = serializers.IntegerField(help_text="Published claims.")
     people_count = serializers.IntegerField(help_text="Identified speakers of those claims.")
+    transcript_public = serializers.BooleanField(
+        source="has_public_transcript",
+        help_text="Whether the editors made the whole transcript public (at transcript_url).",
+    )
+    transcript_url = serializers.SerializerMethodField(
+        help_text="The page of the whole transcript, with the published excerpts marked; "
+        "null unless it is public."
+    )
+
+    @extend_schema_field({"type": "string", "format": "uri", "nullable": True})
+    def get_transcript_url(self, episode) -> str | None:
+        if not episode.has_public_transcript:
+            return None
+        return self.context["request"].build_absolute_uri(episode.get_transcript_url())
 
 
 class EpisodeDetailSerializer(EpisodeSerializer):

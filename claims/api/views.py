@@ -135,7 +135,7 @@ class EpisodeDetail(GenericAPIView):
     @extend_schema(summary="An episode", responses={200: shapes.EpisodeDetailSerializer, **ERRORS})
     def get(self, request, podcast_slug, slug):
         episode = get_object_or_404(
-            Episode.objects.published().select_related("podcast"),
+            Episode.objects.published().with_transcript_flag().select_related("podcast"),
             podcast__slug=podcast_slug,
             slug=slug,
         )

@@ -165,6 +165,16 @@ def read_sources(raw):
     return [dict(zip(("url", "title"), line.split(None, 1), strict=False)) for line in lines]
 
 
+def clean_flag(raw: object) -> bool:
+    """true or false: a JSON boolean, or the word in a CSV cell; blank is false."""
+    if isinstance(raw, bool):
+        return raw
+    word = raw.strip().lower() if isinstance(raw, str) else None
+    if word in ("true", "false", ""):
+        return word == "true"
+    raise ValidationError(f"must be true or false, not {shown(raw)}.")
+
+
 def clean_timestamp(raw: object) -> int | None:
     """Seconds into the episode: 754, "754", "12:34" or "1:02:03"; blank for none."""
     if raw in ("", None):
@@ -183,7 +193,7 @@ def clean_timestamp(raw: object) -> int | None:
     return seconds
 
 
-def clean_flag(raw: object) -> bool | None:
+def clean_optional_flag(raw: object) -> bool | None:
     """true or false (in a CSV cell, "true", "false" or blank for none)."""
     if isinstance(raw, bool):
         return raw
@@ -218,7 +228,8 @@ OWN_READERS = {
     "links": clean_links,
     "appearances": clean_appearances,
     "timestamp": clean_timestamp,
-    "timestamp_from_transcript": clean_flag,
+    "timestamp_from_transcript": clean_optional_flag,
+    "transcript_public": clean_flag,
     "transcript_cues": clean_cues,
     "number": clean_number,
     "horizon": clean_horizon,

@@ -13,6 +13,7 @@ from claims.ledger_io.formats import (
     VERSION,
     csv_column,
     escape_cell,
+    transcript_value,
 )
 from claims.ledger_io.links import csv_cell, exported_links
 from claims.models import Claim, ClaimReference
@@ -143,9 +144,10 @@ def episode_entry(episode, appearances, claims):
         "original_url": episode.original_url,
         "audio_url": episode.audio_url,
         "summary": episode.summary,
-        "transcript": episode.transcript_text,
+        "transcript": transcript_value(episode, "transcript"),
         # Only for a timed transcript: files of untimed ones stay as they were.
         **({"transcript_cues": episode.transcript_cues} if episode.transcript_cues else {}),
+        "transcript_public": transcript_value(episode, "transcript_public"),
         "status": episode.status,
         "appearances": appearances,
         "claims": claims,
@@ -235,4 +237,6 @@ def csv_row(kind: str, values: dict, columns: list[str]) -> list:
             cells[name] = write(cells[name])
     if cells.get("timestamp_from_transcript") is True:
         cells["timestamp_from_transcript"] = "true"
+    if isinstance(cells.get("transcript_public"), bool):
+        cells["transcript_public"] = "true" if cells["transcript_public"] else "false"
     return ["" if cells.get(name) is None else escape_cell(cells[name]) for name in columns]

@@ -66,6 +66,8 @@ FIELDS = {
         # in a CSV cell, one "seconds offset" per line. They belong to the transcript: a
         # new transcript without them has no times.
         "transcript_cues": None,
+        # true or false (in CSV too); false unless given.
+        "transcript_public": Transcript._meta.get_field("is_public"),
         "status": Episode._meta.get_field("status"),
         # [{"speaker": slug, "role": role}]; in a CSV cell, one "slug role" per line.
         "appearances": None,
@@ -153,6 +155,7 @@ CSV_COLUMNS = (
     "appearances",
     "transcript",
     "transcript_cues",
+    "transcript_public",
     # Topics and references: their rows name themselves in "topic" and "reference";
     # a claim's row lists its own in "topics" and "references".
     "topic",
@@ -163,6 +166,29 @@ CSV_COLUMNS = (
     "topics",
     "references",
 )
+# The episode fields its transcript holds (a record of its own): the file's name → the model's.
+TRANSCRIPT_FIELDS = {
+    "transcript": "text",
+    "transcript_cues": "cues",
+    "transcript_public": "is_public",
+}
+
+
+def transcript_value(episode: Episode, name: str) -> str | bool:
+    """An episode's transcript field (TRANSCRIPT_FIELDS) as a file holds it: "" and false
+    without a transcript. The episode was read with its transcript (select_related)."""
+    transcript = getattr(episode, "transcript", None)
+    if transcript is None:
+        return Transcript._meta.get_field(TRANSCRIPT_FIELDS[name]).get_default()
+    return getattr(transcript, TRANSCRIPT_FIELDS[name])
+
+
+def stored_value(record, name: str):
+    """A record's field `name` as the ledger holds it; an episode's transcript is a
+    record of its own, read through the episode."""
+    if name in TRANSCRIPT_FIELDS:
+        return transcript_value(record, name)
+    return getattr(record, name)
 
 
 # A spreadsheet runs a cell that starts with one of these as a formula.

@@ -13,7 +13,7 @@ from django.core.exceptions import NON_FIELD_ERRORS
 from claims.history import ClaimChange, tracked_state
 from claims.ledger_io.appearances import same_appearances, stored_appearances
 from claims.ledger_io.clean import clean_record
-from claims.ledger_io.formats import KINDS, PLURALS, Problem, join
+from claims.ledger_io.formats import KINDS, PLURALS, Problem, join, stored_value
 from claims.ledger_io.links import plan_links
 from claims.ledger_io.subjects import (
     changed_links,
@@ -385,11 +385,6 @@ def record_key(kind, values):
     if kind == "episode":
         return (clean["podcast"], clean["slug"])
     return (clean["podcast"], clean["episode"], get("number"))
-
-
-def stored_value(record, name):
-    # An episode's transcript is a record of its own, read through the episode.
-    return getattr(record, "transcript_text" if name == "transcript" else name)
 
 
 def describe_key(key):

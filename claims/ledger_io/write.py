@@ -11,6 +11,7 @@ from claims.history import (
     ClaimChange,
 )
 from claims.ledger_io.appearances import write_appearances
+from claims.ledger_io.formats import TRANSCRIPT_FIELDS
 from claims.ledger_io.links import write_links as write_linked_claims
 from claims.ledger_io.plan import BATCH_SIZE, Plan
 from claims.ledger_io.subjects import write_links as write_topics_and_references
@@ -84,16 +85,19 @@ def write_records(plan: Plan, kind: str, model, relations: dict) -> set[int]:
             if name not in relations and name not in WRITTEN_APART
         }
         fields.update({name: get(values) for name, get in relations.items()})
-        transcript = fields.pop("transcript", None)
-        cues = fields.pop("transcript_cues", None)
+        transcript = {
+            field: fields.pop(name) for name, field in TRANSCRIPT_FIELDS.items() if name in fields
+        }
         obj = model(**fields)
         if kind == "episode":
             # Kept on the episode even when empty, so its claims read it without a query.
-            obj.transcript = Transcript(episode=obj, text=transcript or "", cues=cues or [])
+            obj.transcript = Transcript(episode=obj, **transcript)
         objects.append(obj)
     model.objects.bulk_create(objects, batch_size=BATCH_SIZE)
     if kind == "episode":
-        transcripts = [obj.transcript for obj in objects if obj.transcript.text]
+        transcripts = [
+            obj.transcript for obj in objects if obj.transcript.text or obj.transcript.is_public
+        ]
         Transcript.objects.bulk_create(transcripts, batch_size=BATCH_SIZE)
     known = {
         "podcast": plan.podcasts,
@@ -105,16 +109,25 @@ def write_records(plan: Plan, kind: str, model, relations: dict) -> set[int]:
     for obj in objects:
         known[(obj.podcast.slug, obj.slug) if kind == "episode" else obj.slug] = obj
     for obj, values, changed in plan.to_update[kind]:
+        if TRANSCRIPT_FIELDS.keys() & set(changed):
+            save_transcript_from(obj, values, set(changed))
         for name in changed:
-            if name not in ("transcript", "transcript_cues") and name not in WRITTEN_APART:
+            if name not in TRANSCRIPT_FIELDS and name not in WRITTEN_APART:
                 setattr(obj, name, values[name])
-        if {"transcript", "transcript_cues"} & set(changed):
-            # Cues say where in the text each starts: new text without them has none.
-            text = values.get("transcript", obj.transcript_text)
-            kept = [] if "transcript" in changed else obj.transcript_cues
-            obj.save_transcript(text, values.get("transcript_cues", kept))
         obj.save()
     return {obj.pk for obj in objects}
+
+
+def save_transcript_from(episode, values: dict, changed: set) -> None:
+    """The transcript's fields a file changed. Cues say where in the text each starts:
+    new text without them has none."""
+    text = cues = None
+    if {"transcript", "transcript_cues"} & changed:
+        text = values.get("transcript", episode.transcript_text)
+        kept = [] if "transcript" in changed else episode.transcript_cues
+        cues = values.get("transcript_cues", kept)
+    public = values["transcript_public"] if "transcript_public" in changed else None
+    episode.save_transcript(text, cues, is_public=public)
 
 
 def new_claim(plan: Plan, values: dict, change: ClaimChange, now) -> Claim:

@@ -34,6 +34,7 @@ PUBLIC_PAGES = {
     "topic": "/topics/testing/",
     "reference list": "/references/?kind=book&role=bogus",
     "reference": "/references/the-careful-deploy/",
+    "public transcript": EXAMPLE + "transcript/",
     "method": "/method/",
     "how the evidence works": "/how-the-evidence-works/",
     "about": "/about/",

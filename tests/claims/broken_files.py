@@ -126,8 +126,8 @@ BROKEN_FILES = [
             "timestamp_from_transcript, summary, status, retraction_reason, correction_note, "
             "horizon, resolution, resolved_on, resolution_note, sources, linked_claims, name, "
             "title, air_date, original_url, audio_url, description, website_url, feed_url, links, "
-            "appearances, transcript, transcript_cues, topic, reference, kind, creator, url, "
-            "topics, references.",
+            "appearances, transcript, transcript_cues, transcript_public, topic, reference, kind, "
+            "creator, url, topics, references.",
         ),
     ),
     (

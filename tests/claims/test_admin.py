@@ -339,6 +339,16 @@ def test_an_episode_added_with_a_transcript_checks_its_claims_against_it(editor_
     assert episode.claims.get().verification == Verification.FOUND
 
 
+def test_a_transcript_is_made_public_only_with_its_text(editor_client):
+    form = episode_form(make_podcast(), [], transcript=" \n", transcript_is_public="on")
+
+    response = editor_client.post(f"{EPISODES}add/", form)
+
+    assert response.status_code == 200
+    assert "Paste the transcript before making it public." in response.content.decode()
+    assert not Episode.objects.filter(slug="testing-carefully").exists()
+
+
 def test_an_episode_added_without_a_transcript_stores_none(editor_client):
     podcast = make_podcast()
 

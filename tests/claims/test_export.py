@@ -79,6 +79,7 @@ def ledger_contents():
                 "audio_url",
                 "summary",
                 "transcript__text",
+                "transcript__is_public",
                 "status",
             )
         ),

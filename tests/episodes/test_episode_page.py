@@ -10,7 +10,7 @@ from django.urls import reverse as django_reverse
 from django.utils.html import escape
 
 from claims.models import Attribution, ClaimType
-from episodes import models
+from episodes import records
 from episodes.models import Status
 from tests.factories import make_claim, make_episode, make_podcast, make_speaker
 
@@ -243,7 +243,7 @@ def test_the_episode_page_works_out_each_address_once_not_once_per_card(client, 
         reversed_names.append(viewname)
         return django_reverse(viewname, **kwargs)
 
-    monkeypatch.setattr(models, "reverse", reverse)
+    monkeypatch.setattr(records, "reverse", reverse)
     response = client.get(url)
 
     assert response.status_code == 200

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from tests.factories import make_claim
+from tests.factories import make_claim, make_episode
 
 pytestmark = pytest.mark.django_db
 
@@ -21,7 +21,7 @@ def current_sections(response):
 
 @pytest.fixture
 def claim():
-    return make_claim()
+    return make_claim(make_episode(transcript="Ada: words.", transcript_public=True))
 
 
 @pytest.mark.parametrize(
@@ -44,10 +44,11 @@ def test_a_section_page_is_marked_as_the_current_page(client, claim, page, secti
     [
         (lambda claim: claim.episode.get_absolute_url(), "Episodes"),
         (lambda claim: claim.get_absolute_url(), "Episodes"),
+        (lambda claim: claim.episode.get_transcript_url(), "Episodes"),
         (lambda claim: claim.speaker.get_absolute_url(), "Speakers"),
         (lambda claim: claim.episode.podcast.get_absolute_url(), "Podcasts"),
     ],
-    ids=["episode", "claim permalink", "speaker", "podcast"],
+    ids=["episode", "claim permalink", "transcript", "speaker", "podcast"],
 )
 def test_a_detail_page_marks_the_section_it_belongs_to(client, claim, page, section):
     # "true", not "page": the link leads to the section, not to the page the reader is on.

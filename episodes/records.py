@@ -1,0 +1,59 @@
+"""What the ledger's records share: links worked out once, and saves that know what changed."""
+
+from django.db import models
+from django.urls import reverse
+
+
+def reverse_once(instance, viewname, **kwargs):
+    """reverse(viewname, kwargs=kwargs), worked out once per instance and kwargs.
+
+    A page of claims links to the same podcast, episode or speaker from card after
+    card, and reverse() is the costly part of a link. Kept on the instance, which
+    lives for one request, and keyed by the kwargs, so a changed slug gets its own URL.
+    """
+    urls = instance.__dict__.setdefault("_reversed_urls", {})
+    key = (viewname, *kwargs.items())
+    if key not in urls:
+        urls[key] = reverse(viewname, kwargs=kwargs)
+    return urls[key]
+
+
+class RemembersLoadedValues(models.Model):
+    """Remembers some fields as the database held them, so a save can tell what changed.
+
+    Claims keep copies derived from an episode's title and transcript and a
+    speaker's name; their post_save receivers (claims/signals.py) redo that work
+    only when one of these fields really changed, not on every save.
+    """
+
+    remembered_fields: tuple[str, ...] = ()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        super().save(*args, **kwargs)
+        self.remember_values()
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        instance = super().from_db(db, field_names, values)
+        instance.remember_values()
+        return instance
+
+    def remember_values(self) -> None:
+        # A deferred field is not in __dict__ and is not remembered.
+        self._loaded = {
+            name: self.__dict__[name] for name in self.remembered_fields if name in self.__dict__
+        }
+
+    def has_changed(self, name: str) -> bool:
+        """Whether `name` differs from the stored value (always true for a new record)."""
+        if self._state.adding or name not in self.__dict__:
+            return self._state.adding
+        loaded = getattr(self, "_loaded", {})
+        return name not in loaded or loaded[name] != self.__dict__[name]
+
+    def refresh_from_db(self, *args, **kwargs):
+        super().refresh_from_db(*args, **kwargs)
+        self.remember_values()
