@@ -20,6 +20,7 @@ from claims.history import (
     PublicHistory,
     RevisionKind,
 )
+from claims.pending import PendingImport
 from claims.querysets import ClaimQuerySet, public_q
 from episodes.models import Episode, Speaker, protect_published
 
@@ -31,6 +32,7 @@ __all__ = [
     "ClaimRevision",
     "ClaimStatus",
     "ClaimType",
+    "PendingImport",
     "RevisionKind",
     "Verification",
 ]
