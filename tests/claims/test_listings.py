@@ -44,7 +44,8 @@ def test_listing_pages_never_select_the_transcript(client, episode, page):
     statements = sql_of(client, url, params)
 
     assert statements
-    assert not [sql for sql in statements if "transcript" in sql]
+    # The transcripts' table; a claim's own transcript_start and _end are small numbers.
+    assert not [sql for sql in statements if '"episodes_transcript"' in sql]
 
 
 def test_the_claim_cards_show_the_verbatim_check_without_the_transcript(client, episode):
