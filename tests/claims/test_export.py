@@ -78,7 +78,7 @@ def ledger_contents():
                 "original_url",
                 "audio_url",
                 "summary",
-                "transcript",
+                "transcript__text",
                 "status",
             )
         ),
