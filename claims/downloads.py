@@ -2,8 +2,9 @@
 
 The claims browser's search object selects the claims (claims.browse), so a
 download holds exactly what the page lists, in the same order, page after page.
-Files are streamed: a constant number of queries, and memory bounded by one
-batch of rows whatever the number of claims.
+Files are streamed: a constant number of queries (one per batch behind a
+transaction-mode pooler, claims/batches.py), and memory bounded by one batch of
+rows whatever the number of claims.
 
 The columns are stable and documented on /developers/: new ones are added at the
 end, none is renamed or removed within version 1.
@@ -24,6 +25,7 @@ from django.urls import reverse
 from claims.api.errors import InvalidParameters
 from claims.api.params import claim_search
 from claims.api.throttles import DownloadThrottle
+from claims.batches import in_batches
 from claims.citations import citation
 from claims.models import Claim
 from claims.subjects import SUBJECTS
@@ -75,7 +77,7 @@ def rows(claims: QuerySet, site: str) -> Iterator[dict]:
             "episodes:episode_detail", kwargs={"podcast_slug": podcast_slug, "slug": episode_slug}
         )
 
-    for claim in claims.iterator(chunk_size=BATCH):
+    for claim in in_batches(claims, BATCH):
         episode, speaker = claim.episode, claim.speaker
         url = f"{episode_url(episode.podcast.slug, episode.slug)}claims/{claim.number}/"
         yield {

@@ -23,6 +23,7 @@ from claims.history import (
     RevisionKind,
 )
 from claims.links import ClaimLink
+from claims.pending import PendingImport
 from claims.querysets import ClaimQuerySet, public_q
 from claims.references import ClaimReference, Reference, ReferenceKind, Role
 from claims.reports import Report, ReportKind, ReportStatus
@@ -44,6 +45,7 @@ __all__ = [
     "Report",
     "ReportKind",
     "ReportStatus",
+    "PendingImport",
     "RevisionKind",
     "Role",
     "Topic",

@@ -21,6 +21,7 @@ from claims.api.params import READ_PARAMETERS
 from claims.filters import ClaimFilter
 from ledger.fail_open import FailOpenCache
 from ledger.models import current_version
+from ledger.routers import replica_must_have
 
 UNCACHED_PREFIXES = ("/healthz",)
 READ_METHODS = ("GET", "HEAD")
@@ -125,7 +126,10 @@ class PublicPageCacheMiddleware:
 
     def page(self, request):
         """The page from the cache, or rendered and cached; a 304 if the reader has it."""
+        # From the primary: the version names the page in the cache and in ETags, and
+        # the page is read from a replica only if the replica has replayed it.
         number, changed_at = current_version()
+        replica_must_have(number)
         # A page also changes with the date (a prediction falls due), so each day
         # starts a new version of every page.
         today = timezone.localdate()

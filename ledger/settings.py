@@ -92,6 +92,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First, so a load balancer's probe needs no host header and touches nothing else.
     "ledger.health.HealthCheckMiddleware",
+    # Before the page cache: public reads from a replica, the rest from the primary.
+    "ledger.routers.ReplicaReadsMiddleware",
     # Before anything that answers: cached pages and 304s get their CORS headers too.
     "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
@@ -133,31 +135,55 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "ledger.wsgi.application"
 
-DATABASES = {
-    "default": dj_database_url.parse(
-        os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=envint("DATABASE_CONN_MAX_AGE", 60),
-        conn_health_checks=True,
-    )
-}
-
 # A database that stops answering must fail requests, not hang them until gunicorn
 # kills the worker: connecting gives up after DATABASE_CONNECT_TIMEOUT seconds, and
 # a statement after DATABASE_STATEMENT_TIMEOUT (0: no limit), before GUNICORN_TIMEOUT.
 DATABASE_CONNECT_TIMEOUT = envint("DATABASE_CONNECT_TIMEOUT", 5)
 DATABASE_STATEMENT_TIMEOUT = envint("DATABASE_STATEMENT_TIMEOUT", 25)
-_database_options = DATABASES["default"].setdefault("OPTIONS", {})
+# "transaction" behind PgBouncer in transaction mode (docs/scaling.md): no server-side
+# cursors, which would outlive the transaction and its server connection, and no
+# startup options, which PgBouncer refuses (give the role its statement_timeout).
+DATABASE_POOLER = os.environ.get("DATABASE_POOLER", "")
+if DATABASE_POOLER not in ("", "transaction"):
+    raise ImproperlyConfigured(
+        f"DATABASE_POOLER must be empty or 'transaction', not {DATABASE_POOLER!r}"
+    )
+# Read replicas of the primary (PostgreSQL streaming replication): public pages read
+# from them, everything else from the primary (ledger/routers.py).
+DATABASE_REPLICA_URLS = envlist("DATABASE_REPLICA_URLS", [])
+
+
+def database(url):
+    config = dj_database_url.parse(
+        url, conn_max_age=envint("DATABASE_CONN_MAX_AGE", 60), conn_health_checks=True
+    )
+    options = config.setdefault("OPTIONS", {})
+    if config["ENGINE"].endswith("sqlite3"):
+        # SQLite has no server to wait for, only another process's write lock.
+        options.setdefault("timeout", DATABASE_CONNECT_TIMEOUT)
+        return config
+    options.setdefault("connect_timeout", DATABASE_CONNECT_TIMEOUT)
+    if DATABASE_POOLER:
+        config["DISABLE_SERVER_SIDE_CURSORS"] = True
+    else:
+        options.setdefault("options", f"-c statement_timeout={DATABASE_STATEMENT_TIMEOUT}s")
+    return config
+
+
+DATABASES = {
+    "default": database(os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
+}
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-    # SQLite has no server to wait for, only another process's write lock.
-    _database_options.setdefault("timeout", DATABASE_CONNECT_TIMEOUT)
     # A file, not memory, so the production-stack test can serve it from gunicorn;
     # one per process, so test runs side by side don't share it.
     DATABASES["default"]["TEST"] = {
         "NAME": str(Path(tempfile.gettempdir()) / f"ledger-test-{os.getpid()}.sqlite3")
     }
-else:
-    _database_options.setdefault("connect_timeout", DATABASE_CONNECT_TIMEOUT)
-    _database_options.setdefault("options", f"-c statement_timeout={DATABASE_STATEMENT_TIMEOUT}s")
+for _number, _url in enumerate(DATABASE_REPLICA_URLS, start=1):
+    # Under test, a replica reads the primary's test database (which replication
+    # copies), and is never created or flushed itself.
+    DATABASES[f"replica_{_number}"] = {**database(_url), "TEST": {"MIRROR": "default"}}
+DATABASE_ROUTERS = ["ledger.routers.ReplicaRouter"] if DATABASE_REPLICA_URLS else []
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -209,10 +235,8 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
-# Files editors upload (ledger files waiting for confirmation). Several web nodes
-# must share this folder (or point the default storage at shared storage).
-MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT") or BASE_DIR / "media")
 STORAGES = {
+    # Unused at run time: web nodes keep nothing on their disks (docs/scaling.md).
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"

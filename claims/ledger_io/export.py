@@ -5,6 +5,7 @@ import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from claims.batches import in_batches
 from claims.ledger_io.appearances import stored_appearances
 from claims.ledger_io.formats import (
     CSV_COLUMNS,
@@ -26,7 +27,8 @@ def export_document(*, podcast: str | None = None, episode: tuple[str, str] | No
 
     `podcast` is a slug, `episode` a (podcast slug, episode slug) pair. A few queries
     (the claims read in chunks; their links, topics and references; the episodes'
-    appearances and the people only on them), whatever the size of the ledger.
+    appearances and the people only on them), whatever the size of the ledger; behind
+    a transaction-mode pooler, one per 2,000 claims (claims/batches.py).
     """
     episodes = Episode.objects.published()
     if podcast:
@@ -49,7 +51,7 @@ def export_document(*, podcast: str | None = None, episode: tuple[str, str] | No
     speakers = {}
     linked = exported_links(claims)
     subjects = subjects_of(claims)
-    for claim in claims.iterator(chunk_size=2000):
+    for claim in in_batches(claims, 2000):
         if claim.speaker_id:
             speakers[claim.speaker.slug] = claim.speaker
         entry = claim_entry(claim, subjects)

@@ -1,12 +1,15 @@
 """Importing a ledger file in the admin: upload, read the report, confirm."""
 
+from datetime import timedelta
+
 import pytest
 from django.contrib.auth.models import Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from claims.models import Claim, ClaimRevision
+from claims.models import Claim, ClaimRevision, PendingImport
+from claims.pending import PENDING_IMPORT_HOURS
 from tests.claims.ledger_files import EXAMPLES, as_json, document
 
 pytestmark = pytest.mark.django_db
@@ -15,8 +18,8 @@ IMPORT = reverse("admin:claims_claim_import")
 
 
 @pytest.fixture(autouse=True)
-def storage(settings, tmp_path):
-    """Uploads waiting for confirmation are kept in file storage, here a temporary folder."""
+def media_root(settings, tmp_path):
+    """The node's own folder for files, which a waiting upload must not need."""
     settings.MEDIA_ROOT = tmp_path
     return tmp_path
 
@@ -37,9 +40,8 @@ def pending(response):
     return {"token": waiting.token, "name": waiting.name}
 
 
-def waiting_files(storage):
-    folder = storage / "pending-imports"
-    return sorted(path.name for path in folder.iterdir()) if folder.exists() else []
+def waiting():
+    return list(PendingImport.objects.values_list("uploaded_by", "token", "name"))
 
 
 def test_an_editor_finds_the_import_on_the_claims_list(editor_client):
@@ -121,23 +123,77 @@ def test_staff_without_the_editors_permissions_cannot_import(client, django_user
     assert Claim.objects.count() == 0
 
 
-def test_an_upload_waits_in_file_storage_not_in_the_session(editor_client, editor, storage):
+def test_an_upload_waits_in_the_database_not_in_the_session(editor_client, editor):
     checked = upload(editor_client, as_json(document()))
 
-    assert waiting_files(storage) == [f"{editor.pk}-{pending(checked)['token']}-ledger.json"]
+    assert waiting() == [(editor.pk, pending(checked)["token"], "ledger.json")]
     assert all("content" not in str(value) for value in editor_client.session.values())
 
 
-def test_confirming_or_cancelling_deletes_the_waiting_upload(editor_client, storage):
+def test_an_upload_writes_nothing_to_the_nodes_disk(editor_client, media_root):
+    upload(editor_client, as_json(document()))
+
+    assert list(media_root.iterdir()) == []
+
+
+def test_an_upload_checked_on_one_node_is_confirmed_on_another(editor_client, editor):
+    """Behind a load balancer the confirmation may reach another web node: another
+    process, with its own disk, sharing only the database (and the sessions in it)."""
+    checked = upload(editor_client, as_json(document()))
+    other_node = Client()
+    other_node.force_login(editor)
+
+    response = other_node.post(IMPORT, pending(checked), follow=True)
+
+    assert "Imported ledger.json." in response.content.decode()
+    assert Claim.objects.count() == 3
+
+
+def test_confirming_or_cancelling_deletes_the_waiting_upload(editor_client):
     editor_client.post(IMPORT, pending(upload(editor_client, as_json(document()))))
-    confirmed = waiting_files(storage)
+    confirmed = waiting()
     cancelled = editor_client.post(
         IMPORT, {**pending(upload(editor_client, as_json(document()))), "cancel": "Cancel"}
     )
 
     assert confirmed == []
     assert cancelled.status_code == 302
-    assert waiting_files(storage) == []
+    assert waiting() == []
+
+
+def test_a_new_upload_replaces_the_one_the_editor_left_waiting(editor_client):
+    first = pending(upload(editor_client, as_json(document())))
+    second = pending(upload(editor_client, as_json(document())))
+
+    assert [token for _, token, _ in waiting()] == [second["token"]]
+    assert first["token"] != second["token"]
+
+
+def test_an_upload_left_waiting_past_its_time_is_no_longer_confirmable(editor_client):
+    checked = upload(editor_client, as_json(document()))
+    PendingImport.objects.update(
+        created_at=PendingImport.objects.get().created_at
+        - timedelta(hours=PENDING_IMPORT_HOURS, seconds=1)
+    )
+
+    response = editor_client.post(IMPORT, pending(checked), follow=True)
+
+    assert "That import is no longer waiting: upload the file again." in response.content.decode()
+    assert Claim.objects.count() == 0
+
+
+def test_expired_uploads_of_any_editor_are_deleted_by_the_next_upload(
+    editor_client, django_user_model
+):
+    other = django_user_model.objects.create_user("other", password="x" * 20)
+    old = PendingImport.keep(other, "old.json", b"{}")
+    PendingImport.objects.filter(pk=old.pk).update(
+        created_at=old.created_at - timedelta(hours=PENDING_IMPORT_HOURS, seconds=1)
+    )
+
+    upload(editor_client, as_json(document()))
+
+    assert [name for _, _, name in waiting()] == ["ledger.json"]
 
 
 def test_cancelling_imports_nothing(editor_client):
@@ -169,10 +225,10 @@ def test_an_editor_cannot_confirm_another_editors_upload(editor_client, django_u
         ("0" * 32, ".."),
     ],
 )
-def test_a_forged_token_or_name_finds_no_file(editor_client, storage, token, name):
-    (storage / "settings.py").write_text("SECRET = 1")
+def test_a_forged_token_or_name_finds_nothing(editor_client, token, name):
+    upload(editor_client, as_json(document()))
 
     response = editor_client.post(IMPORT, {"token": token, "name": name}, follow=True)
 
     assert "That import is no longer waiting: upload the file again." in response.content.decode()
-    assert (storage / "settings.py").exists()
+    assert Claim.objects.count() == 0

@@ -20,7 +20,7 @@ def production_env(**overrides):
     env = {
         key: value
         for key, value in os.environ.items()
-        if key not in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL")
+        if key not in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL", "DATABASE_REPLICA_URLS")
     }
     env.update(
         DEBUG="false",

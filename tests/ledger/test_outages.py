@@ -17,6 +17,7 @@ from django.db import connection
 from ledger.settings import redis_cache
 from tests.factories import make_claim
 from tests.ledger.stack import free_port, gunicorn, production_env, silent_server
+from tests.ledger.test_production import url_of_the_test_database
 
 BUDGET_SECONDS = 5
 
@@ -112,3 +113,42 @@ def test_database_statements_and_lock_waits_are_time_limited(db):
             assert cursor.fetchone()[0] == f"{settings.DATABASE_STATEMENT_TIMEOUT}s"
     else:
         assert connection.settings_dict["OPTIONS"]["timeout"] == settings.DATABASE_CONNECT_TIMEOUT
+
+
+@pytest.fixture(scope="module", params=["refusing", "silent"])
+def replica_down(request, django_db_setup, django_db_blocker, tmp_path_factory):
+    """gunicorn whose one read replica is down or hung, its primary the test database."""
+    with django_db_blocker.unblock():
+        primary = url_of_the_test_database()
+    with outage(request.param) as replica_port:
+        env = production_env(
+            DATABASE_URL=primary,
+            DATABASE_REPLICA_URLS=f"postgres://ledger@127.0.0.1:{replica_port}/ledger",
+            DATABASE_CONNECT_TIMEOUT="2",
+            # Static files from the finders: this stack has no collectstatic of its own.
+            DEBUG="true",
+            GUNICORN_WORKERS="1",
+        )
+        with gunicorn(env, tmp_path_factory.mktemp("log") / "gunicorn.log") as port:
+            yield port
+
+
+@pytest.fixture
+def committed_claim(transactional_db):
+    # Committed, so gunicorn's own connections see it.
+    return make_claim(excerpt="Read from the primary while the replica was down.")
+
+
+def test_public_pages_read_from_the_primary_when_the_replica_is_down(replica_down, committed_claim):
+    for _ in range(2):
+        status, body, seconds = timed_get(replica_down, committed_claim.get_absolute_url())
+        assert status == 200
+        assert "Read from the primary while the replica was down." in body.decode()
+        assert seconds < BUDGET_SECONDS
+
+
+def test_health_check_reports_a_down_replica_but_stays_in_service(replica_down, transactional_db):
+    status, body, seconds = timed_get(replica_down, "/healthz")
+    assert status == 200
+    assert '"replicas": {"replica_1": {"status": "unreachable"}}' in body.decode()
+    assert seconds < BUDGET_SECONDS
