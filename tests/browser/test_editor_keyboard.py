@@ -68,7 +68,7 @@ def test_an_editor_adds_an_episode_with_claims_and_publishes_them_by_keyboard(
 ):
     sign_in(page, server, editor)
     drafts = page.get_by_role("link", name=re.compile("^Drafts waiting"))
-    expect(drafts).to_have_text("Drafts waiting: 1")
+    expect(drafts).to_have_text("Drafts waiting: 2")
 
     episodes = page.get_by_role("row", name=re.compile("^Episodes"))
     tab_to(page, episodes.get_by_role("link", name="Add"))
@@ -97,7 +97,7 @@ def test_an_editor_adds_an_episode_with_claims_and_publishes_them_by_keyboard(
 
     # From the review queue to the drafts, ticked with Space and published.
     page.goto(server.url + reverse("admin:index"))
-    expect(drafts).to_have_text("Drafts waiting: 4")
+    expect(drafts).to_have_text("Drafts waiting: 5")
     tab_to(page, drafts)
     page.keyboard.press("Enter")
     expect(page.get_by_role("heading", name="Select claim to change")).to_be_visible()
@@ -105,7 +105,7 @@ def test_an_editor_adds_an_episode_with_claims_and_publishes_them_by_keyboard(
         if any(excerpt[:40] in row.inner_text() for _, excerpt, _ in CLAIMS):
             tab_to(page, row.get_by_role("checkbox"))
             page.keyboard.press("Space")
-    expect(page.locator(".action-counter")).to_have_text("3 of 4 selected")
+    expect(page.locator(".action-counter")).to_have_text("3 of 5 selected")
     tab_to(page, page.get_by_label("Action:"), key="Shift+Tab")
     page.keyboard.type("Publish")
     tab_to(page, page.get_by_role("button", name="Go"))

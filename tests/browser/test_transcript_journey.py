@@ -44,7 +44,7 @@ def test_a_claim_not_found_in_the_transcript_says_so(page, server, demo):
 def test_the_transcript_page_passes_axe_and_fits_a_phone(phone, server, demo):
     phone.goto(f"{server.url}{EPISODE}transcript/")
 
-    expect(phone.locator(".transcript mark")).to_have_count(3)
+    expect(phone.locator(".transcript mark")).to_have_count(4)
     assert axe_violations(phone) == []
     assert skipped_heading_levels(phone) == []
     assert horizontal_overflow(phone) == []

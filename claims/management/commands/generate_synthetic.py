@@ -80,6 +80,7 @@ class Command(BaseCommand):
         self.quiet = quiet
         plan = Plan(claims, seed)
         with transaction.atomic():
+            no_time_limit()
             self.create_records(plan)
             self.load_claims(plan)
             Appearance.objects.bulk_create(plan.appearances(), batch_size=2000)
@@ -210,6 +211,14 @@ class search_index_paused:
 
 
 EPISODES_PER_BATCH = 500
+
+
+def no_time_limit():
+    """Lift the site's statement timeout for this transaction: a bulk load's COPY, its
+    foreign-key checks and its index builds run for minutes by design."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL statement_timeout = 0")
 
 
 def batched(items, size):
