@@ -75,23 +75,11 @@ class LoadedChoiceAutocomplete(AutocompleteSelect):
         return [(None, options, 0)]
 
 
-class ClaimRevisionInline(admin.TabularInline):
-    """The claim's history, newest first: read-only, for everyone who may see the claim."""
+class ReadOnlyInline(admin.TabularInline):
+    """Records shown on a claim's page for reading only: none added, changed or deleted there."""
 
-    model = ClaimRevision
-    fields = ("created_at", "kind", "changed_by", "via", "what_changed", "note")
-    readonly_fields = fields
     extra = 0
     can_delete = False
-    view_on_site = False
-    verbose_name = "change"
-    verbose_name_plural = "History: every change to this claim"
-
-    def get_queryset(self, request):
-        return super().get_queryset(request).select_related("claim", "changed_by")
-
-    def has_view_permission(self, request, obj=None):
-        return request.user.has_perm("claims.view_claim")
 
     def has_add_permission(self, request, obj=None):
         return False
@@ -101,6 +89,23 @@ class ClaimRevisionInline(admin.TabularInline):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+class ClaimRevisionInline(ReadOnlyInline):
+    """The claim's history, newest first: read-only, for everyone who may see the claim."""
+
+    model = ClaimRevision
+    fields = ("created_at", "kind", "changed_by", "via", "what_changed", "note")
+    readonly_fields = fields
+    view_on_site = False
+    verbose_name = "change"
+    verbose_name_plural = "History: every change to this claim"
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("claim", "changed_by")
+
+    def has_view_permission(self, request, obj=None):
+        return request.user.has_perm("claims.view_claim")
 
     @admin.display(description="what changed")
     def what_changed(self, revision):

@@ -5,6 +5,7 @@ from django.template.defaultfilters import truncatechars
 from django.urls import reverse
 from django.utils.html import format_html
 
+from claims.admin.inlines import ReadOnlyInline
 from claims.models import Report
 
 
@@ -71,14 +72,12 @@ class ReportAdmin(admin.ModelAdmin):
         return bool(report.email)
 
 
-class OpenReportInline(admin.TabularInline):
+class OpenReportInline(ReadOnlyInline):
     """Open reports on the claim's page, read-only: they are closed from the reports list."""
 
     model = Report
     fields = ("created_at", "kind", "message", "email", "report_link")
     readonly_fields = fields
-    extra = 0
-    can_delete = False
     verbose_name = "open report"
     verbose_name_plural = "Open reports from readers"
 
@@ -87,15 +86,6 @@ class OpenReportInline(admin.TabularInline):
 
     def has_view_permission(self, request, obj=None):
         return request.user.has_perm("claims.view_report")
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
     @admin.display(description="")
     def report_link(self, report):
