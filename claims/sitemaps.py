@@ -6,11 +6,17 @@ as the pages themselves, and costs a fixed number of queries per page of up to
 query for the page of records and, in the index, one for the section's lastmod.
 """
 
+from xml.sax.saxutils import escape
+
 from django.contrib.sitemaps import Sitemap
 from django.contrib.sitemaps import views as sitemap_views
+from django.contrib.sites.shortcuts import get_current_site
+from django.core.paginator import EmptyPage, PageNotAnInteger
 from django.db.models import F, Max, QuerySet
 from django.db.models.functions import Coalesce, Greatest
+from django.http import Http404, HttpResponse
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.functional import cached_property
 
 from claims.models import Claim, Reference, Topic
@@ -175,3 +181,39 @@ def index(request, sitemaps, **kwargs):
             continue
         sections[name] = section
     return sitemap_views.index(request, sections, **kwargs)
+
+
+URLSET_OPEN = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n'
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+)
+
+
+@sitemap_views.x_robots_tag
+def section(request, section):
+    """One page of a section: the same document as Django's sitemap view, written
+    directly. Django renders each address through its template engine, which takes
+    seconds for a full page of 50,000; this takes a small fraction of that. The page
+    cache (ledger/caching.py) gives it Last-Modified, from the ledger's version."""
+    if section not in SITEMAPS:
+        raise Http404(f"No sitemap available for section: {section!r}")
+    sitemap = SITEMAPS[section]()
+    page = request.GET.get("p", 1)
+    try:
+        items = sitemap.paginator.page(page).object_list
+    except EmptyPage:
+        raise Http404(f"Page {page} empty") from None
+    except PageNotAnInteger:
+        raise Http404(f"No page {page!r}") from None
+    origin = f"{request.scheme}://{get_current_site(request).domain}"
+    lastmod_of = getattr(sitemap, "lastmod", None)
+    # Days in the site's time zone, looked up once: per address it was a third of the time.
+    zone = timezone.get_current_timezone()
+    parts = [URLSET_OPEN]
+    for item in items:
+        parts.append(f"<url><loc>{escape(origin + sitemap.location(item))}</loc>")
+        if lastmod_of and (lastmod := lastmod_of(item)):
+            parts.append(f"<lastmod>{lastmod.astimezone(zone).date().isoformat()}</lastmod>")
+        parts.append("</url>\n")
+    parts.append("</urlset>\n")
+    return HttpResponse("".join(parts), content_type="application/xml")

@@ -1,6 +1,5 @@
 from django.conf import settings
 from django.contrib import admin
-from django.contrib.sitemaps import views as sitemap_views
 from django.http import HttpResponse
 from django.urls import include, path
 from django.views.generic import RedirectView, TemplateView
@@ -8,6 +7,7 @@ from django.views.generic import RedirectView, TemplateView
 from claims.choices import TYPE_MEANINGS
 from claims.sitemaps import SITEMAPS
 from claims.sitemaps import index as sitemap_index
+from claims.sitemaps import section as sitemap_section
 from claims.urls import record_pages
 from ledger import views
 
@@ -45,8 +45,7 @@ urlpatterns = [
     ),
     path(
         "sitemap-<section>.xml",
-        sitemap_views.sitemap,
-        {"sitemaps": SITEMAPS},
+        sitemap_section,
         name="sitemap_section",
     ),
     path("api/", include("claims.api.urls")),

@@ -1,5 +1,6 @@
 """/sitemap.xml and /robots.txt, read as a crawler reads them."""
 
+import datetime
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -7,7 +8,7 @@ import pytest
 from lxml import etree
 from protego import Protego
 
-from claims.models import Attribution, ClaimReference, Reference, Topic
+from claims.models import Attribution, Claim, ClaimReference, Reference, Topic
 from claims.sitemaps import ClaimSitemap
 from episodes.models import Status
 from tests.factories import make_claim, make_episode, make_ledger, make_podcast, make_speaker
@@ -181,3 +182,31 @@ def test_robots_txt_does_not_reveal_a_moved_admin(client, settings):
     text = client.get("/robots.txt").content.decode()
     assert "back-office" not in text
     assert "/admin/" not in text
+
+
+def test_each_address_carries_the_day_of_its_last_change(client, ledger):
+    _, episode, ada, _ = ledger
+    newer = make_claim(episode, ada)
+    march = datetime.datetime(2025, 3, 4, 23, 30, tzinfo=datetime.UTC)
+    Claim.objects.exclude(pk=newer.pk).update(updated_at=march)
+    Claim.objects.filter(pk=newer.pk).update(
+        updated_at=datetime.datetime(2026, 1, 2, 8, 0, tzinfo=datetime.UTC)
+    )
+
+    response = client.get("/sitemap-claims.xml")
+
+    urlset = valid_xml(response)
+    days = [
+        url.findtext("s:lastmod", namespaces=NS) for url in urlset.xpath("//s:url", namespaces=NS)
+    ]
+    assert days == ["2025-03-04", "2025-03-04", "2026-01-02"]
+    assert response["X-Robots-Tag"] == "noindex, noodp, noarchive"
+
+
+@pytest.mark.parametrize("query", ["?p=2", "?p=0", "?p=two", "?p=%00"])
+def test_a_page_past_the_end_or_not_a_number_is_not_found(client, ledger, query):
+    assert client.get(f"/sitemap-claims.xml{query}").status_code == 404
+
+
+def test_an_unknown_section_is_not_found(client):
+    assert client.get("/sitemap-drafts.xml").status_code == 404
