@@ -213,6 +213,9 @@ def test_the_demo_opens_its_timed_episode_at_each_claims_moment(demo, client):
         (15, True),
         (71, True),
         (138, True),
+        (27, True),
+        # Retracted, and kept as it was.
+        (84, True),
     ]
     html = client.get(claims[1].get_absolute_url()).content.decode()
     assert 'href="https://example.com/example-show/roadmap-without-dates.mp3#t=71"' in html
