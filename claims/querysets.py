@@ -21,6 +21,14 @@ class ClaimQuerySet(RecordQuerySet):
         """The one gate to the public: published claims of published episodes."""
         return self.filter(public_q())
 
+    def drafts(self):
+        """Claims not yet published: an episode's admin page edits them in place."""
+        return self.filter(status=ClaimStatus.DRAFT)
+
+    def settled(self):
+        """Published and retracted claims: changed on their own pages, by correction."""
+        return self.exclude(status=ClaimStatus.DRAFT)
+
     def on_record(self):
         """Claims with a public permalink: the published ones and those retracted since.
 

@@ -3,10 +3,12 @@
 from django import forms
 from django.core.exceptions import ValidationError
 from django.forms.models import BaseInlineFormSet
+from django.utils.functional import cached_property
 
 from claims import verbatim
 from claims.history import ClaimChange, stored_state
 from claims.models import Claim, ClaimStatus, Verification
+from claims.nearest import explain_not_found
 
 
 class ClaimForm(forms.ModelForm):
@@ -105,7 +107,7 @@ class ClaimForm(forms.ModelForm):
 
 
 class ClaimInlineForm(ClaimForm):
-    """A claim within its episode's page: the same checks, boxes sized to fit beside each other."""
+    """A draft within its episode's page: the same checks, boxes sized to fit beside each other."""
 
     class Meta(ClaimForm.Meta):
         widgets = {
@@ -113,12 +115,6 @@ class ClaimInlineForm(ClaimForm):
             "summary": forms.TextInput(attrs={"size": 50}),
             "unresolved_label": forms.TextInput(attrs={"size": 14}),
         }
-
-    correction_note = forms.CharField(
-        required=False,
-        widget=forms.Textarea(attrs={"rows": 2, "cols": 60}),
-        help_text=ClaimForm.base_fields["correction_note"].help_text,
-    )
 
     # Said once on the claim's own page; repeated under every claim of an episode
     # they would push each claim's fields onto separate lines.
@@ -129,10 +125,6 @@ class ClaimInlineForm(ClaimForm):
         for name in self.QUIET_FIELDS:
             if name in self.fields:
                 self.fields[name].help_text = ""
-        # A number is renumbered only while its claim is a draft: once public it
-        # is part of a permalink (as the claim's own page shows it, read-only).
-        if self.instance.pk and self.instance.status != ClaimStatus.DRAFT:
-            self.fields["number"].disabled = True
 
     def has_changed(self):
         # The blank claim below the ledger comes with its number filled in: the
@@ -147,8 +139,27 @@ class ClaimInlineFormSet(BaseInlineFormSet):
         super().__init__(*args, **kwargs)
         # The blank claim below the ledger takes the next number: after the highest
         # of the claims on the page (read for the page anyway), never a gap's.
-        numbers = [claim.number for claim in self.get_queryset()]
+        numbers = [claim.number for claim in (*self.get_queryset(), *self.settled_claims)]
         self.initial_extra = [{"number": max(numbers, default=0) + 1}]
+
+    @cached_property
+    def settled_claims(self) -> list[Claim]:
+        """The episode's published and retracted claims, shown as a table above its drafts
+        (one query, the speakers with them; the episode is the page's own)."""
+        if self.instance.pk is None:
+            return []
+        claims = list(
+            Claim.objects.filter(episode=self.instance)
+            .settled()
+            .select_related("speaker")
+            .order_by("number")
+        )
+        for claim in claims:
+            claim.episode = self.instance
+            if claim.verification == Verification.NOT_FOUND:
+                # What differs, from the page's transcript (kept indexed per process).
+                claim.nearest_passage = explain_not_found(claim)
+        return claims
 
     def _construct_form(self, i, **kwargs):
         form = super()._construct_form(i, **kwargs)
@@ -173,16 +184,36 @@ class ClaimInlineFormSet(BaseInlineFormSet):
         episode is the formset's, not the form's.)
         """
         # As stored: the forms' instances hold the numbers posted by now.
-        holders = {form.initial["number"]: form.instance for form in self.initial_forms}
+        holders = {form.initial.get("number"): form.instance for form in self.initial_forms}
+        # The published and retracted claims, not on the form, keep theirs for good.
+        settled = {claim.number: claim for claim in self.settled_claims}
         for form in self.forms:
             number = form.cleaned_data.get("number") if form.has_changed() else None
+            if "number" not in form.fields or number is None:
+                continue
             holder = holders.get(number)
-            if holder is not None and holder.pk != form.instance.pk and "number" in form.fields:
+            if number in settled:
+                status = settled[number].get_status_display().lower()
+                form.add_error(
+                    "number",
+                    f"Claim {number:02d} of this episode is {status} and keeps its number: "
+                    "give this claim another.",
+                )
+            elif holder is not None and holder.pk != form.instance.pk:
                 form.add_error(
                     "number",
                     f"Claim {number:02d} of this episode has this number until it is saved "
                     "with another: free the number in one save, then give it in the next.",
                 )
+
+    def check_still_drafts(self) -> None:
+        """Refuse rows of claims no longer drafts: published, retracted or deleted since the
+        page was opened, they are not this form's to change (nor to save again as new)."""
+        if any(form.instance.pk is None for form in self.initial_forms):
+            raise ValidationError(
+                "A claim on this page was published, retracted or deleted since the page was "
+                "opened: reload the page to see the episode's claims as they are now."
+            )
 
     def get_unique_error_message(self, unique_check):
         if "number" in unique_check:
@@ -200,6 +231,7 @@ class ClaimInlineFormSet(BaseInlineFormSet):
 
     def clean(self):
         super().clean()
+        self.check_still_drafts()
         self.check_numbers_taken()
         for form in self.deleted_forms:
             claim = form.instance

@@ -12,11 +12,20 @@ from claims.nearest import explain_not_found
 
 
 class ClaimInline(admin.StackedInline):
-    """The episode's ledger, claim by claim: four short lines each, no sideways scrolling."""
+    """The episode's ledger: its drafts editable, four short lines each, above them its
+    published and retracted claims as a table of one line each, linking to their pages.
+
+    Drafts are where the inline's work is (numbering, deleting, publishing). A published
+    claim is changed by a correction with a note and shows its history, on its own page;
+    eighty of them as forms cost seconds to render (a dozen widgets each), as table
+    rows a few milliseconds (docs/performance.md).
+    """
 
     model = Claim
     form = ClaimInlineForm
     formset = ClaimInlineFormSet
+    template = "admin/claims/claim/episode_inline.html"
+    verbose_name_plural = "drafts and new claims"
     readonly_fields = ("verbatim",)
     ordering = ("number",)
     autocomplete_fields = ("speaker",)
@@ -33,21 +42,15 @@ class ClaimInline(admin.StackedInline):
             ("attribution", "speaker", "unresolved_label"),
             ("timestamp", "summary"),
         ]
-        # The per-claim confirmations only where they can be needed: a correction
-        # note once claims may be public, the verbatim override once there is a
-        # transcript to miss. After a refused save, both, beside the claim at fault.
-        confirmations = []
-        if request.method == "POST" or obj is not None:
-            confirmations.append("correction_note")
+        # Drafts are edited freely (no correction note); the verbatim override only
+        # once there is a transcript to miss, or after a refused save, beside the claim.
         if request.method == "POST" or (obj is not None and obj.transcript_text):
-            confirmations.append("publish_unverified")
-        if confirmations:
-            rows.append(tuple(confirmations))
+            rows.append("publish_unverified")
         return [(None, {"fields": rows})]
 
     def get_queryset(self, request):
         # Each row shows its speaker (the autocomplete's chosen option): read with the claims.
-        return super().get_queryset(request).select_related("speaker")
+        return super().get_queryset(request).drafts().select_related("speaker")
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         if db_field.name == "speaker":

@@ -163,16 +163,35 @@ def test_episode_changelist_loads_for_an_editor(editor_client):
     assert "Testing Carefully" in response.content.decode()
 
 
-def test_episode_change_form_shows_its_claims_inline_in_ledger_order(editor_client):
+def test_episode_change_form_shows_its_published_claims_as_a_table_in_ledger_order(editor_client):
     episode = make_episode()
     make_claim(episode, number=2, excerpt="Second in the ledger.")
     make_claim(episode, number=1, excerpt="First in the ledger.")
-    make_claim(episode, number=10, excerpt="Tenth in the ledger.")
+    make_claim(episode, number=10, excerpt="Tenth in the ledger.").retract("Misattributed.")
 
     response = editor_client.get(f"{EPISODES}{episode.pk}/change/")
     html = response.content.decode()
 
     assert response.status_code == 200
+    assert "Published and retracted claims (3)" in html
+    positions = [
+        html.find(f'<td class="excerpt">{escape(text)}</td>')
+        for text in ("First in the ledger.", "Second in the ledger.", "Tenth in the ledger.")
+    ]
+    assert -1 not in positions
+    assert positions == sorted(positions)
+    # Not as forms: the inline offers the drafts (none here) and one blank claim.
+    assert response.context["inline_admin_formsets"][1].formset.total_form_count() == 1
+
+
+def test_episode_change_form_shows_its_drafts_inline_in_ledger_order(editor_client):
+    episode = make_episode()
+    make_claim(episode, number=2, excerpt="Second in the ledger.", status=Status.DRAFT)
+    make_claim(episode, number=1, excerpt="First in the ledger.", status=Status.DRAFT)
+    make_claim(episode, number=10, excerpt="Tenth in the ledger.", status=Status.DRAFT)
+
+    html = editor_client.get(f"{EPISODES}{episode.pk}/change/").content.decode()
+
     positions = [
         html.find(f"{escape(text)}</textarea>")
         for text in ("First in the ledger.", "Second in the ledger.", "Tenth in the ledger.")

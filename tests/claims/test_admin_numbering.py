@@ -37,13 +37,15 @@ def errors(response):
 
 
 def inline_rows(episode):
-    """The episode's claims as its change form posts them back, unchanged."""
-    fields = ("number", "type", "status", "excerpt", "attribution", "speaker", "unresolved_label")
-    rows = []
-    for claim in episode.claims.order_by("number"):
-        row = {name: getattr(claim, name) for name in fields if name != "speaker"}
-        rows.append({**row, "id": claim.pk, "speaker": claim.speaker_id or "", "episode": ""})
-    return rows
+    """The episode's drafts as its change form posts them back, unchanged (its published
+    claims are a table, not forms)."""
+    return [row_of(claim) for claim in episode.claims.drafts().order_by("number")]
+
+
+def row_of(claim):
+    fields = ("number", "type", "status", "excerpt", "attribution", "unresolved_label")
+    row = {name: getattr(claim, name) for name in fields}
+    return {**row, "id": claim.pk, "speaker": claim.speaker_id or "", "episode": ""}
 
 
 def post_episode(editor_client, episode, rows, new_rows=()):
@@ -77,7 +79,8 @@ def test_the_blank_claim_below_an_episodes_ledger_offers_the_next_number(editor_
 
     html = editor_client.get(f"{EPISODES}{episode.pk}/change/").content.decode()
 
-    assert value_of(html, "claims-2-number") == "8"
+    # The draft is the inline's first row, the blank one its second.
+    assert value_of(html, "claims-1-number") == "8"
 
 
 def test_the_blank_claim_left_as_offered_is_not_saved(editor_client):
@@ -104,26 +107,35 @@ def test_a_draft_is_renumbered_on_its_page(editor_client):
 
 def test_a_published_claims_number_is_shown_but_not_editable_in_its_episode(editor_client):
     episode = make_episode()
-    make_claim(episode, number=1)
+    published = make_claim(episode, number=1)
     make_claim(episode, number=2, status=ClaimStatus.DRAFT)
 
     html = editor_client.get(f"{EPISODES}{episode.pk}/change/").content.decode()
 
-    assert " disabled" in input_tag(html, "claims-0-number")
-    assert " disabled" not in input_tag(html, "claims-1-number")
+    # The published claim is a row of the table, its number a link to its own page;
+    # the draft is the inline's only claim, its number editable.
+    assert f'<a href="{CLAIMS}{published.pk}/change/" aria-label="Change claim 01">01</a>' in html
+    assert value_of(html, "claims-0-number") == "2"
+    assert " disabled" not in input_tag(html, "claims-0-number")
+    assert "claims-2-number" not in html
 
 
 def test_a_published_claim_keeps_its_number_whatever_the_episode_form_sends(editor_client):
     episode = make_episode()
     claim = make_claim(episode, number=1)
-    rows = inline_rows(episode)
-    rows[0]["number"] = 9
+    # As a page opened while the claim was a draft would send it, renumbered.
+    row = {**row_of(claim), "number": 9, "status": ClaimStatus.DRAFT}
 
-    response = post_episode(editor_client, episode, rows)
+    response = post_episode(editor_client, episode, [row])
 
-    assert response.status_code == 302
+    assert response.status_code == 200
+    assert errors(response)[0] == (
+        "A claim on this page was published, retracted or deleted since the page was opened: "
+        "reload the page to see the episode's claims as they are now."
+    )
     claim.refresh_from_db()
     assert claim.number == 1
+    assert episode.claims.count() == 1
 
 
 def test_a_number_taken_in_the_episode_is_refused_on_the_add_form(editor_client):
@@ -162,7 +174,7 @@ def test_a_new_inline_claim_with_a_taken_number_is_refused(editor_client):
 
     assert response.status_code == 200
     assert errors(response)[0] == (
-        "Two claims of this episode have the same number: give each its own."
+        "Claim 01 of this episode is published and keeps its number: give this claim another."
     )
     assert episode.claims.count() == 1
 

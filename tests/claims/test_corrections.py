@@ -232,19 +232,26 @@ def inline_form(published, **claim_fields):
     }
 
 
-def test_an_inline_correction_without_a_note_is_refused(editor_client, published):
-    url = reverse("admin:episodes_episode_change", args=[published.episode.pk])
-
-    response = editor_client.post(url, inline_form(published, excerpt="Quietly changed words."))
-
-    assert response.status_code == 200
-    assert "a change to its excerpt is a correction" in response.content.decode()
-    assert Claim.objects.get(pk=published.pk).excerpt == "The first wording."
-
-
-def test_an_inline_correction_with_a_note_is_shown_to_readers(editor_client, editor, published):
+def test_the_episode_page_takes_no_change_to_a_published_claim(editor_client, published):
+    # Its published claims are a table linking to their pages: a row posted for one
+    # (from a page opened while it was a draft) is refused, even with a note.
     url = reverse("admin:episodes_episode_change", args=[published.episode.pk])
     form = inline_form(published, excerpt="New words.", correction_note="Misheard at first.")
+
+    response = editor_client.post(url, form)
+
+    assert response.status_code == 200
+    assert "was published, retracted or deleted since the page was opened" in (
+        response.content.decode()
+    )
+    published.refresh_from_db()
+    assert published.excerpt == "The first wording."
+    assert published.revisions.count() == 1
+
+
+def test_a_correction_made_on_the_claims_page_is_shown_to_readers(editor_client, editor, published):
+    url = reverse("admin:claims_claim_change", args=[published.pk])
+    form = claim_change_form(published, excerpt="New words.", correction_note="Misheard at first.")
 
     response = editor_client.post(url, form)
 
