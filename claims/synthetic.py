@@ -67,7 +67,6 @@ UNRESOLVED_LABELS = ("", "", "Caller 1", "Caller 2", "Audience member", "Second 
 TRANSCRIPT_LENGTH = (60_000, 120_000)  # characters
 PUBLIC_TRANSCRIPTS = 0.25
 FILLER_SENTENCES = 4_000
-CUE_SENTENCES = 1
 SECONDS_PER_SENTENCE = 6
 
 SHOW_WORDS = ("Example", "Sample", "Placeholder", "Fictional", "Imaginary", "Pretend")
@@ -278,7 +277,7 @@ class Plan:
 
     def transcript(self, episode, rows):
         """The episode's timed transcript: each claim's excerpt on its speaker's line between
-        stretches of talk. A cue starts every CUE_SENTENCES sentences of talk and at each
+        stretches of talk. A cue starts at every sentence of talk and at each
         speaker's line, timed at the claim's clock, so the time the transcript gives an
         excerpt is its claim's timestamp. Each row learns where its excerpt is."""
         rng = self.rng
@@ -306,14 +305,8 @@ class Plan:
         )
 
     def talk(self, timed, sentences, since, until):
-        """Sentences of filler talk said between two times, with a cue every few."""
-        said = self.rng.choices(self.filler, k=max(1, sentences))
-        step = (until - since) / (len(said) + 1)
-        for first in range(0, len(said), CUE_SENTENCES):
-            timed.add(" ")
-            timed.add(
-                " ".join(said[first : first + CUE_SENTENCES]), since + int(step * (first + 1))
-            )
+        """Sentences of filler talk said between two times."""
+        timed.say(self.rng.choices(self.filler, k=max(1, sentences)), since, until)
 
     def filler_sentences(self):
         """Sentences of common words (about 100 characters each) that talk fills with."""

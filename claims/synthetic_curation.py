@@ -279,6 +279,14 @@ class TimedText:
         self.parts.append(part)
         self.length += len(part)
 
+    def say(self, sentences, since, until):
+        """Add `sentences`, a cue at each, timed evenly from `since` to before `until`
+        (the time of the claim's cue after them)."""
+        step = (until - since) / (len(sentences) + 1)
+        starts = accumulate((len(s) + 1 for s in sentences[:-1]), initial=self.length + 1)
+        self.cues += [[since + int(step * n), start] for n, start in enumerate(starts, 1)]
+        self.add(" " + " ".join(sentences))
+
 
 def moment(day, rng):
     """A time of `day` in working hours, UTC, as the write path stamps a change."""
