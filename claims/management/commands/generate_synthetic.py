@@ -9,10 +9,12 @@ on SQLite; the full-text index is dropped for the load and built once at the end
 (PostgreSQL: the GIN index; the tsvector itself is still written by the trigger,
 as every row goes in once. SQLite: the FTS5 insert trigger is dropped and
 search_index.install() rebuilds the FTS table). search_context is composed as
-Claim.compose_search_context() would, and the ledger's version moves.
+Claim.compose_search_context() would, and the ledger's version moves. What needs
+the claims' ids (topics, named references, links, revisions, prediction sources;
+claims/synthetic_curation.py) follows, a batch of episodes at a time.
 
-Synthetic records are recognised by their web addresses (SYNTHETIC_URL);
-`--reset` deletes them, and only them, before generating.
+Synthetic records are recognised by their web addresses (SYNTHETIC_URL), topics by
+their description (SYNTHETIC_TOPIC); `--reset` deletes them, and only them, before generating.
 """
 
 import sys
