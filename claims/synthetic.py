@@ -297,8 +297,10 @@ class Plan:
             )
             previous = row["timestamp"]
         self.talk(timed, stretch, previous, previous + stretch * SECONDS_PER_SENTENCE)
+        # By id: an episode given as an object would keep its transcript cached on it,
+        # so every transcript in memory until the end.
         return Transcript(
-            episode=episode,
+            episode_id=episode.pk,
             text="".join(timed.parts),
             cues=timed.cues,
             is_public=rng.random() < PUBLIC_TRANSCRIPTS,
