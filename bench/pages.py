@@ -7,12 +7,16 @@ speaker), so every run and every database measure the same pages.
 
 from urllib.parse import urlencode
 
-from django.db.models import Count
+from django.db.models import Count, F
 from django.urls import reverse
 
 from claims import search
+from claims.links import MOVED, ClaimLink
 from claims.models import Claim
+from claims.references import Reference
 from claims.synthetic import SYNTHETIC_URL
+from claims.synthetic_curation import SYNTHETIC_TOPIC
+from claims.topics import Topic
 from episodes.models import Episode, Podcast, Speaker
 
 # A filter a reader might choose: one type, the last year and a half (about 1-2% of claims).
@@ -31,6 +35,43 @@ def biggest_show():
 
 def top_speaker():
     return Speaker.objects.filter(links__startswith=SYNTHETIC_URL).order_by("pk").first()
+
+
+def curated_pages():
+    """{name: URL} of the pages of what editors add: the first synthetic topic and reference
+    (their Zipf laws make them the biggest), the speaker whose positions moved most often
+    (besides top_speaker(), measured already), and the first public claim with a link whose transcript (so its context) is public."""
+    topic = Topic.objects.filter(description=SYNTHETIC_TOPIC).order_by("pk").first()
+    reference = Reference.objects.filter(url__startswith=SYNTHETIC_URL).order_by("pk").first()
+    moved = (
+        ClaimLink.objects.public()
+        .filter(from_claim__speaker=F("to_claim__speaker"), relation__in=MOVED)
+        .exclude(from_claim__speaker=top_speaker())
+        .values("from_claim__speaker")
+        .annotate(moves=Count("*"))
+        .order_by("-moves", "from_claim__speaker")
+        .first()
+    )
+    linked = (
+        ClaimLink.objects.public()
+        .filter(from_claim__episode__transcript__is_public=True)
+        .select_related("from_claim__episode")
+        .order_by("pk")
+        .first()
+    )
+    found = {
+        "topic (biggest)": topic and topic.get_absolute_url(),
+        "reference (most named)": reference and reference.get_absolute_url(),
+        "speaker (moved positions)": moved
+        and Speaker.objects.get(pk=moved["from_claim__speaker"]).get_absolute_url(),
+        "claim (linked, in context)": linked and linked.from_claim.get_absolute_url(),
+    }
+    return {
+        "topics": reverse("claims:topic_list"),
+        "references": reverse("claims:reference_list"),
+        "corrections": reverse("claims:corrections"),
+        **{name: url for name, url in found.items() if url},
+    }
 
 
 def pages():
@@ -55,6 +96,7 @@ def pages():
         "podcast": podcast.get_absolute_url(),
         "claim": claim.get_absolute_url(),
         **({"transcript": transcribed.get_transcript_url()} if transcribed else {}),
+        **curated_pages(),
         "claims": reverse("claims:claim_list"),
         "claims (filtered)": claims_url(**FILTERED),
         "search": claims_url(q=COMMON_TERM),

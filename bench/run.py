@@ -53,6 +53,7 @@ SEED = 1
 GENERATOR = (
     ROOT / "claims/management/commands/generate_synthetic.py",
     ROOT / "claims/synthetic.py",
+    ROOT / "claims/synthetic_curation.py",
 )
 
 # Pages loaded with wrk, and the targets' pages among them.

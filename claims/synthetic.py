@@ -16,6 +16,15 @@ realistic enough for the benchmark (bench/run.py) to mean something:
   talk: its claims' excerpts in order, each on its speaker's line, between filler
   talk made of the common words; so every excerpt is found, and where (a quarter
   of the transcripts are public);
+- timed transcripts: a cue every sentence of talk (~5 s each, some 500 to
+  1,200 an episode) and one at each claim's line, timed at the claim's timestamp, so
+  the time the transcript gives an excerpt is its claim's (timestamp_from_transcript);
+- what editors add (claims/synthetic_curation.py): 40 topics, one more per 6,250
+  claims up to 200, on 40% of claims (1 or 2, by a Zipf law); one reference per 200
+  claims, named by 5% of claims (Zipf); 2% of public claims link to an earlier
+  public one, mostly the same speaker's from an earlier day (contradicts, refines or
+  repeats); 1% of public claims carry a public correction and 0.2% are retracted;
+  70% of predictions have a horizon, and half of those due before mid-2026 an outcome;
 - words: excerpts are drawn from a fixed vocabulary with a Zipf distribution,
   so the benchmark's query mix spans the whole range. With the default shape:
 
@@ -32,12 +41,12 @@ realistic enough for the benchmark (bench/run.py) to mean something:
 
 import datetime
 import random
-from bisect import bisect
 from itertools import accumulate
 
 from django.utils.text import slugify
 
 from claims.models import DEFAULT_UNRESOLVED_LABEL, Attribution, ClaimType, Verification
+from claims.synthetic_curation import Curation, TimedText, pick, zipf_cumulative
 from episodes.models import Appearance, Episode, Podcast, Role, Speaker, Status, Transcript
 
 SYNTHETIC_URL = "https://example.com/synthetic/"
@@ -58,6 +67,7 @@ UNRESOLVED_LABELS = ("", "", "Caller 1", "Caller 2", "Audience member", "Second 
 TRANSCRIPT_LENGTH = (60_000, 120_000)  # characters
 PUBLIC_TRANSCRIPTS = 0.25
 FILLER_SENTENCES = 4_000
+SECONDS_PER_SENTENCE = 6
 
 SHOW_WORDS = ("Example", "Sample", "Placeholder", "Fictional", "Imaginary", "Pretend")
 SHOW_NOUNS = ("Show", "Hour", "Talk", "Cast", "Radio", "Weekly", "Conversations", "Hour Plus")
@@ -137,15 +147,6 @@ def unique_slug(slug, taken):
     return candidate
 
 
-def zipf_cumulative(n, s=1.0, q=1.0):
-    return list(accumulate(1 / (rank + q) ** s for rank in range(n)))
-
-
-def pick(rng, cumulative):
-    """An index drawn with the weights behind `cumulative`."""
-    return bisect(cumulative, rng.random() * cumulative[-1])
-
-
 class Plan:
     """The podcasts, speakers and episodes (unsaved), and a stream of claim rows."""
 
@@ -157,6 +158,14 @@ class Plan:
         self.make_podcasts()
         self.make_speakers()
         self.make_episodes()
+        self.curation = Curation(
+            total,
+            seed,
+            url=SYNTHETIC_URL,
+            words=list(dict.fromkeys(COMMON_WORDS)),
+            people=[speaker.name for speaker in self.speakers[-50:]],
+            last_day=FIRST_AIR_DATE + datetime.timedelta(days=AIR_DAYS),
+        )
 
     def make_podcasts(self):
         count = max(3, round(self.total / CLAIMS_PER_PODCAST))
@@ -262,32 +271,44 @@ class Plan:
             excerpt = self.excerpt()
             summary = self.summary()
             clock += rng.randrange(20, 240)
-            yield self.row(episode, number, clock, speaker, voice, excerpt, summary)
+            row = self.row(episode, number, clock, speaker, voice, excerpt, summary)
+            self.curation.amend(row, episode)
+            yield row
 
     def transcript(self, episode, rows):
-        """The episode's transcript, with each claim's excerpt on its speaker's line
-        between stretches of talk; each row learns where its excerpt is."""
+        """The episode's timed transcript: each claim's excerpt on its speaker's line between
+        stretches of talk. A cue starts at every sentence of talk and at each
+        speaker's line, timed at the claim's clock, so the time the transcript gives an
+        excerpt is its claim's timestamp. Each row learns where its excerpt is."""
         rng = self.rng
         stretch = rng.randint(*TRANSCRIPT_LENGTH) // (len(rows) + 1) // 100  # sentences
-        parts, length = [], 0
+        timed, previous = TimedText(), 0
         for row in rows:
-            for part in (self.talk(stretch), f"\n\n{row.pop('_voice')}: "):
-                parts.append(part)
-                length += len(part)
-            parts.append(row["excerpt"])
+            self.talk(timed, stretch, previous, row["timestamp"])
+            timed.add("\n\n")
+            timed.add(f"{row.pop('_voice')}: ", row["timestamp"])
+            start = timed.length
+            timed.add(row["excerpt"])
             row.update(
                 verification=Verification.FOUND,
-                transcript_start=length,
-                transcript_end=length + len(row["excerpt"]),
+                transcript_start=start,
+                transcript_end=timed.length,
+                timestamp_from_transcript=True,
             )
-            length = row["transcript_end"]
-        parts.append(self.talk(stretch))
+            previous = row["timestamp"]
+        self.talk(timed, stretch, previous, previous + stretch * SECONDS_PER_SENTENCE)
+        # By id: an episode given as an object would keep its transcript cached on it,
+        # so every transcript in memory until the end.
         return Transcript(
-            episode=episode, text="".join(parts), is_public=rng.random() < PUBLIC_TRANSCRIPTS
+            episode_id=episode.pk,
+            text="".join(timed.parts),
+            cues=timed.cues,
+            is_public=rng.random() < PUBLIC_TRANSCRIPTS,
         )
 
-    def talk(self, sentences):
-        return " " + " ".join(self.rng.choices(self.filler, k=max(1, sentences)))
+    def talk(self, timed, sentences, since, until):
+        """Sentences of filler talk said between two times."""
+        timed.say(self.rng.choices(self.filler, k=max(1, sentences)), since, until)
 
     def filler_sentences(self):
         """Sentences of common words (about 100 characters each) that talk fills with."""

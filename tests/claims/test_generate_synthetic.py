@@ -1,15 +1,21 @@
 """generate_synthetic: fictional data at scale, consistent with what the site relies on."""
 
+import datetime
 import io
 import re
 from collections import Counter
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.db.models import Exists, OuterRef
+from django.db.models import Count, Exists, OuterRef
+from django.urls import reverse
 
 from claims import search, verbatim
-from claims.models import Attribution, Claim, Verification
+from claims.choices import ClaimStatus, ClaimType, Resolution
+from claims.corrections import public_corrections
+from claims.links import MOVED, ClaimLink, moved_positions
+from claims.models import Attribution, Claim, ClaimRevision, RevisionKind, Verification
+from claims.references import ClaimReference, Reference
 from claims.synthetic import (
     GIVEN_NAMES,
     SHOW_NOUNS,
@@ -18,6 +24,7 @@ from claims.synthetic import (
     SYNTHETIC_URL,
     Plan,
 )
+from claims.topics import Topic
 from episodes.models import Appearance, Episode, Podcast, Role, Speaker, Status, Transcript
 from ledger.models import current_version
 
@@ -176,3 +183,134 @@ def test_reset_removes_synthetic_appearances_and_keeps_the_demos(demo):
 
     assert demo_appearances
     assert demo_appearances <= set(Appearance.objects.values_list("pk", flat=True))
+
+
+# What editors add around the claims (claims/synthetic_curation.py), at a size where
+# even the rarest record (a retraction) shows up; the exact counts are seed 5's.
+CURATED = 5_000
+TAGGED_CLAIMS, NAMED_REFERENCES, LINKS = 1_976, 264, 93
+CORRECTIONS, RETRACTIONS, WITH_HORIZON, RESOLVED = 54, 4, 326, 119
+
+
+@pytest.fixture
+def curated(db):
+    call_command(
+        "generate_synthetic",
+        "--claims",
+        str(CURATED),
+        "--seed",
+        "5",
+        "--quiet",
+        stdout=io.StringIO(),
+    )
+
+
+def test_every_claims_timestamp_is_its_transcripts_time(curated):
+    claims = Claim.objects.select_related("episode__transcript")
+    for claim in claims:
+        transcript = claim.episode.transcript
+        assert claim.timestamp_from_transcript
+        assert transcript.time_at(claim.transcript_start) == claim.timestamp
+        assert transcript.time_at(claim.transcript_end) == claim.timestamp
+
+
+def test_transcripts_have_a_cue_every_few_sentences_in_time_order(curated):
+    for transcript in Transcript.objects.all():
+        offsets = [offset for _, offset in transcript.cues]
+        times = [time for time, _ in transcript.cues]
+        assert offsets == sorted(set(offsets)) and times == sorted(times)
+        assert 500 < len(transcript.cues) < 1_300
+        # Each cue starts a sentence, or a speaker's line.
+        assert all(transcript.text[offset - 1] in " \n" for offset in offsets)
+
+
+def test_topics_tag_two_fifths_of_claims_and_some_topics_are_big(curated):
+    tagged = Claim.objects.filter(topics__isnull=False).distinct().count()
+    sizes = sorted(Topic.objects.annotate(n=Count("claims")).values_list("n", flat=True))
+
+    assert Topic.objects.count() == 40
+    assert tagged == TAGGED_CLAIMS
+    assert sizes[-1] > 5 * sizes[len(sizes) // 2]
+
+
+def test_references_are_named_by_one_claim_in_twenty(curated):
+    assert Reference.objects.count() == CURATED // 200
+    assert ClaimReference.objects.count() == NAMED_REFERENCES
+    popular = Reference.objects.with_public_counts().order_by("-claim_count").first()
+    assert popular.claim_count > 10
+
+
+def test_links_join_public_claims_mostly_a_speakers_own_earlier_ones(curated):
+    links = ClaimLink.objects.select_related("from_claim__episode", "to_claim__episode")
+    own = [link for link in links if link.from_claim.speaker_id == link.to_claim.speaker_id]
+
+    assert len(links) == LINKS
+    assert ClaimLink.objects.public().count() == LINKS
+    assert len(own) > len(links) / 2
+    assert all(link.relation in MOVED for link in own)
+    assert all(link.to_claim.episode.air_date < link.from_claim.episode.air_date for link in own)
+    pairs = {frozenset((link.from_claim_id, link.to_claim_id)) for link in links}
+    assert len(pairs) == len(links)
+    assert any(moved_positions(link.from_claim.speaker) for link in own)
+
+
+def test_corrections_and_retractions_are_in_the_public_log(curated):
+    corrected = Claim.objects.exclude(corrections=[])
+    retracted = Claim.objects.filter(status=ClaimStatus.RETRACTED)
+    log = public_corrections()
+
+    assert corrected.count() == CORRECTIONS
+    assert retracted.count() == RETRACTIONS
+    assert log.count() == CORRECTIONS + RETRACTIONS
+    for revision in log.filter(kind=RevisionKind.CORRECTED).select_related("claim"):
+        (entry,) = revision.claim.corrections
+        assert entry["note"] == revision.note
+        assert datetime.datetime.fromisoformat(entry["at"]) == revision.created_at
+        assert entry["fields"] == list(revision.changes)
+    for claim in retracted:
+        assert claim.retraction_reason and claim.retracted_at
+        assert claim.revisions.get().kind == RevisionKind.RETRACTED
+
+
+def test_the_corrections_page_lists_them(curated, client):
+    newest = public_corrections().select_related("claim__episode").first()
+    response = client.get(reverse("claims:corrections"))
+
+    assert response.status_code == 200
+    assert newest.note in response.text
+
+
+def test_only_public_claims_are_corrected_retracted_or_linked(curated):
+    on_record = Claim.objects.on_record()
+    assert not ClaimRevision.objects.exclude(claim__in=on_record).exists()
+    assert not ClaimLink.objects.exclude(from_claim__in=on_record, to_claim__in=on_record).exists()
+
+
+def test_some_predictions_have_a_horizon_and_some_an_outcome(curated):
+    predictions = Claim.objects.filter(type=ClaimType.PREDICTION)
+    resolved = predictions.exclude(resolution=Resolution.OPEN)
+
+    assert predictions.filter(horizon__isnull=False).count() == WITH_HORIZON
+    assert resolved.count() == RESOLVED
+    for claim in resolved:
+        assert [s.url for s in claim.source_records.all()] == [
+            s["url"] for s in claim.resolution_sources
+        ]
+        assert claim.revisions.get().kind == RevisionKind.RESOLVED
+    assert (
+        not Claim.objects.exclude(type=ClaimType.PREDICTION).filter(horizon__isnull=False).exists()
+    )
+
+
+def test_recount_leaves_the_curated_ledgers_counts_unchanged(curated, capsys):
+    call_command("recount")
+    assert "Counts that were wrong: none." in capsys.readouterr().out
+
+
+def test_reset_removes_the_curated_records(curated):
+    call_command(
+        "generate_synthetic", "--claims", "400", "--reset", "--quiet", stdout=io.StringIO()
+    )
+    assert Topic.objects.count() == 40
+    assert Reference.objects.count() == 5
+    assert Claim.objects.count() == 400

@@ -9,10 +9,12 @@ on SQLite; the full-text index is dropped for the load and built once at the end
 (PostgreSQL: the GIN index; the tsvector itself is still written by the trigger,
 as every row goes in once. SQLite: the FTS5 insert trigger is dropped and
 search_index.install() rebuilds the FTS table). search_context is composed as
-Claim.compose_search_context() would, and the ledger's version moves.
+Claim.compose_search_context() would, and the ledger's version moves. What needs
+the claims' ids (topics, named references, links, revisions, prediction sources;
+claims/synthetic_curation.py) follows, a batch of episodes at a time.
 
-Synthetic records are recognised by their web addresses (SYNTHETIC_URL);
-`--reset` deletes them, and only them, before generating.
+Synthetic records are recognised by their web addresses (SYNTHETIC_URL), topics by
+their description (SYNTHETIC_TOPIC); `--reset` deletes them, and only them, before generating.
 """
 
 import sys
@@ -25,9 +27,14 @@ from django.utils import timezone
 
 from claims import search_index
 from claims.counters import recount_everything
-from claims.models import Claim
+from claims.links import ClaimLink
+from claims.models import Claim, ClaimRevision
+from claims.predictions import PredictionSource
+from claims.references import ClaimReference, Reference
 from claims.synthetic import MIN_CLAIMS, SYNTHETIC_URL, Plan, unique_slug
-from episodes.models import Appearance, Episode, Podcast, Speaker, Transcript
+from claims.synthetic_curation import SYNTHETIC_TOPIC
+from claims.topics import Topic
+from episodes.models import Appearance, Episode, Podcast, Speaker, Status, Transcript
 from ledger.models import ledger_changed
 
 
@@ -84,6 +91,7 @@ class Command(BaseCommand):
             self.create_records(plan)
             self.load_claims(plan)
             Appearance.objects.bulk_create(plan.appearances(), batch_size=2000)
+            self.load_curation(plan)
             recount_everything()
             ledger_changed()
         self.tidy_up()
@@ -101,7 +109,8 @@ class Command(BaseCommand):
         with transaction.atomic():
             podcasts = Podcast.objects.filter(website_url__startswith=SYNTHETIC_URL)
             claims = Claim.objects.filter(episode__podcast__in=podcasts)
-            # Whatever hangs off a claim (its history, if an editor touched it) goes first.
+            # Whatever hangs off a claim (its history, links, topics, references) goes first.
+            Claim.topics.through.objects.filter(claim__in=claims)._raw_delete(connection.alias)
             for relation in Claim._meta.related_objects:
                 relation.related_model._base_manager.filter(
                     **{f"{relation.field.name}__in": claims}
@@ -115,6 +124,12 @@ class Command(BaseCommand):
             podcasts._raw_delete(connection.alias)
             Speaker.objects.filter(
                 links__startswith=SYNTHETIC_URL, claims__isnull=True, appearances__isnull=True
+            )._raw_delete(connection.alias)
+            Topic.objects.filter(description=SYNTHETIC_TOPIC, claims__isnull=True)._raw_delete(
+                connection.alias
+            )
+            Reference.objects.filter(
+                url__startswith=SYNTHETIC_URL, named_in__isnull=True
             )._raw_delete(connection.alias)
             ledger_changed()
 
@@ -149,6 +164,14 @@ class Command(BaseCommand):
             elif f.attname not in CLAIM_COLUMNS:
                 constant[f.attname] = f.get_db_prep_save(f.get_default(), connection)
         order = [f.attname for f in fields]
+        # The columns a few rows set (a horizon, a correction): prepared for the database.
+        prepared = {f.attname: f for f in fields if f.attname in CURATED_COLUMNS}
+
+        def values_of(row):
+            for name in prepared.keys() & row.keys():
+                row[name] = prepared[name].get_db_prep_save(row[name], connection)
+            return tuple(row.get(name, constant.get(name)) for name in order)
+
         insert = RowWriter(Claim, fields)
         progress, done = self.progress(plan.total, "claims"), 0
         with search_index_paused(), connection.cursor() as cursor:
@@ -158,11 +181,7 @@ class Command(BaseCommand):
             for batch in batched(plan.ledger(), EPISODES_PER_BATCH):
                 insert.write(
                     cursor,
-                    (
-                        tuple(values.get(name, constant.get(name)) for name in order)
-                        for rows, _ in batch
-                        for values in rows
-                    ),
+                    (values_of(values) for rows, _ in batch for values in rows),
                 )
                 Transcript.objects.bulk_create(
                     [transcript for _, transcript in batch], batch_size=100
@@ -170,13 +189,54 @@ class Command(BaseCommand):
                 done += sum(len(rows) for rows, _ in batch)
                 progress.update(done)
 
+    def load_curation(self, plan):
+        """Topics and references, then what needs the claims' ids, a batch of episodes at
+        a time in ledger order: tags and named references by COPY, the rest in bulk."""
+        curation = plan.curation
+        for model, made in ((Topic, curation.topics), (Reference, curation.references)):
+            taken = set(model.objects.values_list("slug", flat=True))
+            for record in made:
+                record.slug = unique_slug(record.slug, taken)
+            model.objects.bulk_create(made, batch_size=1000)
+        tags = RowWriter(Claim.topics.through, ("claim_id", "topic_id"))
+        named = RowWriter(ClaimReference, ("claim_id", "reference_id", "role"))
+        progress = self.progress(len(plan.episodes), "topics, references, links, corrections")
+        with connection.cursor() as cursor:
+            if connection.vendor == "postgresql":
+                # Statistics for the claims just loaded, so that reading them back by
+                # episode takes the (episode, number) index rather than a scan per batch.
+                cursor.execute(f"ANALYZE {Claim._meta.db_table}")
+            for start in range(0, len(plan.episodes), EPISODES_PER_BATCH):
+                batch = plan.episodes[start : start + EPISODES_PER_BATCH]
+                episodes = {e.pk: (e.air_date, e.status == Status.PUBLISHED) for e in batch}
+                claims = (
+                    Claim.objects.filter(episode__in=episodes)
+                    .order_by("episode_id", "number")
+                    .values_list("pk", "episode_id", "number", "speaker_id", "status")
+                )
+                made = curation.records(claims, episodes)
+                tags.write(cursor, made.tags)
+                named.write(cursor, made.named)
+                ClaimLink.objects.bulk_create(made.links, batch_size=2000)
+                ClaimRevision.objects.bulk_create(made.revisions, batch_size=2000)
+                PredictionSource.objects.bulk_create(made.sources, batch_size=2000)
+                progress.update(start + len(batch))
+
     def tidy_up(self):
         """Fresh planner statistics, and on PostgreSQL a visibility map for index-only counts."""
         if connection.in_atomic_block:
             return
         with connection.cursor() as cursor:
             if connection.vendor == "postgresql":
-                for model in (Claim, Episode, Speaker, Podcast, Appearance):
+                for model in (
+                    Claim,
+                    Episode,
+                    Speaker,
+                    Podcast,
+                    Appearance,
+                    ClaimLink,
+                    ClaimRevision,
+                ):
                     cursor.execute(f"VACUUM ANALYZE {model._meta.db_table}")
             else:
                 cursor.execute("ANALYZE")
@@ -232,8 +292,10 @@ class RowWriter:
     PostgreSQL, executemany elsewhere."""
 
     def __init__(self, model, fields):
+        """`fields`: the model's fields, or their column names."""
         self.table = model._meta.db_table
-        self.columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+        columns = [name if isinstance(name, str) else name.column for name in fields]
+        self.columns = ", ".join(connection.ops.quote_name(name) for name in columns)
         self.placeholders = ", ".join(["%s"] * len(fields))
 
     def write(self, cursor, rows):
@@ -262,4 +324,18 @@ CLAIM_COLUMNS = {
     "verification",
     "transcript_start",
     "transcript_end",
+    "timestamp_from_transcript",
+}
+# What claims/synthetic_curation.py sets on some rows only.
+CURATED_COLUMNS = {
+    "horizon",
+    "horizon_precision",
+    "resolution",
+    "resolved_on",
+    "resolution_note",
+    "resolution_sources",
+    "resolution_history",
+    "corrections",
+    "retraction_reason",
+    "retracted_at",
 }
