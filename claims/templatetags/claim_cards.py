@@ -24,11 +24,14 @@ def claim_card(
     """
     return {
         "claim": claim,
-        "heading_level": heading_level,
+        # Lists that mix episodes repeat claim numbers: there the id uses the primary
+        # key, prefixed (id_prefix) so that a claim listed twice keeps ids unique.
+        "card_id": f"{id_prefix}-{claim.pk}" if show_episode else claim.anchor,
+        # As text: a number written by a template goes through number formatting.
+        "heading_level": str(heading_level),
         "show_episode": show_episode,
         "hide_speaker": hide_speaker,
         "attribution_row": attribution_row,
-        "id_prefix": id_prefix,
     }
 
 
