@@ -235,10 +235,11 @@ class Claim(predictions.PredictionFields, PublicHistory, models.Model):
         start = Truncator(self.excerpt).chars(60)
         return f"{self.episode} · {self.label} — “{start}”"
 
-    # The excerpt with the searched words marked, set by claims.search.highlight() on a
-    # page of results. A default, not a missing attribute: the claim card asks for it on
-    # every page, and a template's failed lookup is costly.
+    # The excerpt with the searched words marked, and where else words matched, set by
+    # claims.search.highlight() on a page of results. Defaults, not missing attributes: the
+    # claim card asks for both on every page, and a template's failed lookup is costly.
     highlighted = None
+    matched_in = ()
     # The claim as stored, read once per save (history.stored_state()).
     _stored = None
     # Whether the last save touched a claim that was or became public; a deleted

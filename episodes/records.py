@@ -1,7 +1,9 @@
 """What the ledger's records share: links worked out once, and saves that know what changed."""
 
+from functools import lru_cache
+
 from django.db import models
-from django.urls import reverse
+from django.urls import get_resolver, get_script_prefix, get_urlconf, reverse
 
 
 def reverse_once(instance, viewname, **kwargs):
@@ -10,12 +12,23 @@ def reverse_once(instance, viewname, **kwargs):
     A page of claims links to the same podcast, episode or speaker from card after
     card, and reverse() is the costly part of a link. Kept on the instance, which
     lives for one request, and keyed by the kwargs, so a changed slug gets its own URL.
+    Behind that, one address per process: a page of search results holds a fresh
+    instance of each claim's episode, podcast and speaker.
     """
     urls = instance.__dict__.setdefault("_reversed_urls", {})
     key = (viewname, *kwargs.items())
     if key not in urls:
-        urls[key] = reverse(viewname, kwargs=kwargs)
+        urls[key] = _shared_reverse(get_resolver(get_urlconf()), get_script_prefix(), key)
     return urls[key]
+
+
+@lru_cache(maxsize=4096)
+def _shared_reverse(resolver, script_prefix, key):
+    # The resolver and the script prefix are in the cache key, unused here, because
+    # reverse() reads them too: a reloaded URLconf (clear_url_caches() builds a new
+    # resolver) or another mount point gets its own addresses, never a stale one.
+    viewname, *kwargs = key
+    return reverse(viewname, kwargs=dict(kwargs))
 
 
 class RemembersLoadedValues(models.Model):

@@ -3,6 +3,7 @@
 import pytest
 from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
+from django.urls import set_script_prefix
 
 from claims.models import Claim
 from episodes.models import Episode, Podcast, Speaker, Status
@@ -128,3 +129,14 @@ def test_an_episodes_address_follows_its_podcasts_changed_slug():
     episode.podcast.slug = "sample-show"
 
     assert episode.get_absolute_url() == "/episodes/sample-show/pilot/"
+
+
+def test_an_address_follows_the_mount_point_of_the_request():
+    # Addresses are shared between instances (one per process): a site served under
+    # a prefix must still get its own, not the one worked out without it.
+    assert make_speaker(slug="ada-example").get_absolute_url() == "/speakers/ada-example/"
+    set_script_prefix("/ledger/")
+    try:
+        assert Speaker.objects.get().get_absolute_url() == "/ledger/speakers/ada-example/"
+    finally:
+        set_script_prefix("/")
