@@ -74,15 +74,14 @@ def test_speaker_list_query_count(client, ledger, django_assert_num_queries):
 def test_speaker_page_query_count(client, ledger, django_assert_num_queries):
     url = ledger.speakers[0].get_absolute_url()
     # the ledger's version, for the page cache key and ETag; then
-    # 1. the speaker
-    # 2. count of their public claims, for the paginator
-    # 3. their claim mix
-    # 4. and 5. their track record (the ledger's speakers all made predictions): counts
+    # 1. the speaker, with the count and mix of their public claims that it keeps
+    #    (claims.counters): the paginator and the mix count nothing
+    # 2. and 3. their track record (the ledger's speakers all made predictions): counts
     #    by outcome, and the resolved predictions
-    # 6. the page of claims with episode, podcast and speaker
-    # 7. the links between their own claims, for "How their positions moved"
-    # 8. the episodes they appeared in, by role
-    with django_assert_num_queries(9):
+    # 4. the page of claims with episode, podcast and speaker
+    # 5. the links between their own claims, for "How their positions moved"
+    # 6. the episodes they appeared in, by role
+    with django_assert_num_queries(7):
         response = client.get(url)
     assert response.status_code == 200
 
@@ -147,10 +146,9 @@ def test_speaker_list_search_query_count(client, ledger, django_assert_num_queri
 def test_page_of_a_speaker_without_claims_query_count(client, ledger, django_assert_num_queries):
     quiet = ledger.episodes[0].appearances.get(role=Role.OTHER).speaker
     # the ledger's version, for the page cache key and ETag; then
-    # 1. the speaker
-    # 2. count of their public claims (none), for the paginator
-    # 3. the links between their own claims (none), for "How their positions moved"
-    # 4. the episodes they appeared in, by role
-    with django_assert_num_queries(5):
+    # 1. the speaker, with their kept count of public claims (none)
+    # 2. the links between their own claims (none), for "How their positions moved"
+    # 3. the episodes they appeared in, by role
+    with django_assert_num_queries(4):
         response = client.get(quiet.get_absolute_url())
     assert response.status_code == 200
