@@ -55,25 +55,30 @@ def page_of(request, queryset, per_page):
     return Paginator(queryset, per_page).get_page(request.GET.get("page"))
 
 
-def counted_page(request, episodes, per_page):
-    page = page_of(request, episodes, per_page)
+def counted_page(request, episodes, count):
+    """A page of these episodes, with their counts, paged by `count`: their number as the
+    podcasts keep it (claims.counters), so no page counts the ledger's episodes."""
+    paginator = CappedPaginator(episodes, EPISODES_PER_PAGE, count=Exactly(count))
+    page = paginator.get_page(request.GET.get("page"))
     page.object_list = episodes_with_counts(page.object_list)
     return page
 
 
 def episode_list(request):
-    # The filter shows each podcast's episode count: counting claims too would read them all.
+    # The filter shows each podcast's kept episode count, and their sum pages the list.
     podcasts = list(Podcast.objects.with_published_episodes())
     episodes = Episode.objects.published().newest_first()
     podcast_slug = request.GET.get("podcast", "")
     podcast = next((p for p in podcasts if p.slug == podcast_slug), None)
+    count = sum(p.episode_count for p in podcasts)
     if podcast_slug:
         episodes = episodes.filter(podcast=podcast) if podcast else episodes.none()
+        count = podcast.episode_count if podcast else 0
     return render(
         request,
         "episodes/episode_list.html",
         {
-            "page": counted_page(request, episodes, EPISODES_PER_PAGE),
+            "page": counted_page(request, episodes, count),
             "podcasts": podcasts,
             "podcast": podcast,
             "unknown_podcast": podcast_slug if podcast_slug and not podcast else "",
@@ -168,7 +173,8 @@ def podcast_list(request):
 
 def podcast_detail(request, slug):
     podcast = get_object_or_404(Podcast, slug=slug)
-    page = counted_page(request, podcast.episodes.published().newest_first(), EPISODES_PER_PAGE)
+    episodes = podcast.episodes.published().newest_first()
+    page = counted_page(request, episodes, podcast.public_episode_count)
     if not page.paginator.count:
         raise Http404("This podcast has no published episodes.")
     return render(request, "episodes/podcast_detail.html", {"podcast": podcast, "page": page})

@@ -34,6 +34,26 @@ def aired(day):
 # All source episodes
 
 
+def test_episode_lists_page_by_the_episodes_each_podcast_keeps_count_of(client):
+    busy, quiet = make_podcast(name="Busy Show"), make_podcast(name="Quiet Show")
+    for _ in range(26):
+        make_episode(busy)
+    make_episode(quiet, title="The Quiet Episode")
+    make_episode(busy, title="A Draft Episode", status=Status.DRAFT)
+
+    everything = visible_text(client.get("/episodes/", {"page": 2}))
+    one_podcast = visible_text(client.get("/episodes/", {"podcast": quiet.slug}))
+    podcast_page = visible_text(client.get(busy.get_absolute_url(), {"page": 2}))
+
+    # 27 published episodes, 25 a page; the draft is in no count.
+    assert "Page 2 of 2" in everything
+    assert "Busy Show (26)" in visible_text(client.get("/episodes/"))
+    assert "The Quiet Episode" in one_podcast
+    assert "Page 1 of" not in one_podcast  # a single page: no page links at all
+    assert "Page 2 of 2" in podcast_page
+    assert "A Draft Episode" not in everything + podcast_page
+
+
 def test_episode_list_shows_newest_first(client):
     podcast = make_podcast()
     make_episode(podcast, title="Middle Episode", air_date=aired(10))

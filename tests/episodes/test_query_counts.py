@@ -40,11 +40,21 @@ def test_home_page_query_count(client, ledger, django_assert_num_queries):
 
 def test_episode_list_query_count(client, ledger, django_assert_num_queries):
     # the ledger's version, for the page cache key and ETag; then
-    # 1. podcasts in the public record, for the filter
-    # 2. count of published episodes, for the paginator
-    # 3. the page of episodes with their podcast and public counts
-    with django_assert_num_queries(4):
+    # 1. podcasts in the public record with their kept episode counts, for the filter;
+    #    summed, they page the list: no episode is counted
+    # 2. the page of episodes with their podcast and kept counts
+    with django_assert_num_queries(3):
         response = client.get("/episodes/")
+    assert response.status_code == 200
+
+
+def test_episode_list_of_one_podcast_query_count(client, ledger, django_assert_num_queries):
+    # the ledger's version, for the page cache key and ETag; then
+    # 1. podcasts in the public record with their kept episode counts: the chosen
+    #    podcast's pages the list
+    # 2. the page of its episodes with their podcast and kept counts
+    with django_assert_num_queries(3):
+        response = client.get("/episodes/", {"podcast": ledger.podcasts[0].slug, "page": 2})
     assert response.status_code == 200
 
 
@@ -97,10 +107,9 @@ def test_podcast_list_query_count(client, ledger, django_assert_num_queries):
 def test_podcast_page_query_count(client, ledger, django_assert_num_queries):
     url = ledger.podcasts[0].get_absolute_url()
     # the ledger's version, for the page cache key and ETag; then
-    # 1. the podcast
-    # 2. count of its published episodes, for the paginator
-    # 3. the page of episodes with their public counts
-    with django_assert_num_queries(4):
+    # 1. the podcast, with its kept count of published episodes that pages them
+    # 2. the page of episodes with their kept counts
+    with django_assert_num_queries(3):
         response = client.get(url)
     assert response.status_code == 200
 
