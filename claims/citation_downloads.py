@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404
 from claims import citations
 from claims.browse import ClaimSearch
 from claims.models import Claim
-from claims.views import SPEAKER_CLAIMS_PER_PAGE, page_of
+from claims.views import speaker_claims_page
 from episodes.models import Speaker
 
 # extension: (content type, writer of a list of CSL-JSON items)
@@ -44,8 +44,7 @@ def claim_citation(request, podcast_slug, episode_slug, number, extension):
 
 def speaker_citations(request, slug, extension):
     speaker = get_object_or_404(Speaker, slug=slug)
-    claims = Claim.objects.published().filter(speaker=speaker).for_listing().newest_first()
-    page = page_of(request, claims, SPEAKER_CLAIMS_PER_PAGE)
+    page = speaker_claims_page(request, speaker)
     if not page.object_list:
         raise Http404("Only people in the public record have citations.")
     return download(request, page.object_list, f"{slug}-claims", extension)

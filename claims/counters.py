@@ -25,9 +25,15 @@ from episodes.models import Episode, Podcast, Speaker, Status
 
 def recount_episodes(episode_ids) -> None:
     """Count again the published claims and people of these episodes, and their podcasts'."""
+    recount_podcasts(count_episodes(episode_ids))
+
+
+def count_episodes(episode_ids) -> set[int]:
+    """Count again the published claims and people of these episodes; returns the ids of
+    their podcasts, whose sums those counts move."""
     episode_ids = set(episode_ids)
     if not episode_ids:
-        return
+        return set()
     counts = {
         row["episode"]: row
         for row in Claim.objects.filter(episode__in=episode_ids, status=ClaimStatus.PUBLISHED)
@@ -43,7 +49,7 @@ def recount_episodes(episode_ids) -> None:
     Episode._base_manager.bulk_update(
         episodes, ["published_claim_count", "published_people_count"], batch_size=500
     )
-    recount_podcasts({episode.podcast_id for episode in episodes})
+    return {episode.podcast_id for episode in episodes}
 
 
 def recount_podcasts(podcast_ids) -> None:
@@ -131,10 +137,15 @@ def counts_of(model, ids, fields) -> dict:
 
 
 def recount_everything(batch=2000) -> Counter:
-    """Rebuild every count from the claims (manage.py recount); returns what was fixed."""
+    """Rebuild every count from the claims (manage.py recount); returns what was fixed.
+
+    Podcasts are summed from their episodes' counts once, after every episode is
+    counted: not again for each chunk of episodes (a bulk load of a million claims
+    recounts them all), and their own pass then sees, and reports, what was wrong.
+    """
     fixed = Counter()
     for model, recount, fields in (
-        (Episode, recount_episodes, ("published_claim_count", "published_people_count")),
+        (Episode, count_episodes, ("published_claim_count", "published_people_count")),
         (Speaker, recount_speakers, ("public_claim_count", "public_claim_mix")),
         (Podcast, recount_podcasts, ("public_episode_count", "public_claim_count")),
     ):

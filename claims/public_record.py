@@ -2,7 +2,7 @@
 
 The pages that list podcasts, episodes and speakers show how many public claims
 each has. Those counts need claims, so they live here rather than on the
-episodes app's querysets: episodes never imports claims. Speakers and podcasts
+episodes app's querysets: episodes never imports claims. Episodes, speakers and podcasts
 keep theirs (claims.counters), so listing them reads no claim at all.
 """
 
@@ -32,22 +32,17 @@ def podcasts_with_counts() -> QuerySet[Podcast]:
 
 
 def episodes_with_counts(episodes: QuerySet[Episode]) -> QuerySet[Episode]:
-    """These episodes (one page: a sliced queryset) with their podcast, their public
-    `claim_count` and `people_count` (identified speakers), and `has_public_transcript`.
+    """These published episodes (one page: a sliced queryset) with their podcast, their
+    public `claim_count` and `people_count` (identified speakers), and
+    `has_public_transcript`: one query that reads no claim.
 
-    Counting joins episodes to all their claims; annotated before the slice, the
-    database counts every episode in the ledger to show a page of them. Here the
-    page is picked first, in a subquery, and only its episodes are counted: still
-    one query.
+    The counts are the ones each episode keeps (claims.counters); counted here, a page
+    of episodes joined all their claims. The page is picked in a subquery, so the
+    slice's order and bounds are the caller's.
     """
-    public = Claim.public_q(prefix="claims__")
     return (
         Episode.objects.filter(pk__in=episodes.values("pk"))
-        .annotate(
-            claim_count=Count("claims", filter=public, distinct=True),
-            # Unresolved voices have no speaker, and COUNT skips the NULLs.
-            people_count=Count("claims__speaker", filter=public, distinct=True),
-        )
+        .annotate(claim_count=F("published_claim_count"), people_count=F("published_people_count"))
         .with_transcript_flag()
         .select_related("podcast")
         .defer("summary")

@@ -4,7 +4,7 @@ from operator import and_, or_
 
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.db.models import Count, Exists, F, OuterRef, Q, Value
+from django.db.models import Exists, F, OuterRef, Q, Value
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 
@@ -42,10 +42,10 @@ class PodcastQuerySet(RecordQuerySet):
 
     def with_published_episodes(self):
         """Podcasts with at least one published episode, by name, annotated with
-        `episode_count` (published episodes only): no claim is read."""
+        `episode_count` (published episodes only): their kept count, so no episode is read."""
         return (
-            self.annotate(episode_count=Count("episodes", filter=Episode.public_q("episodes__")))
-            .filter(episode_count__gt=0)
+            self.filter(public_episode_count__gt=0)
+            .annotate(episode_count=F("public_episode_count"))
             .order_by("name")
         )
 

@@ -9,10 +9,10 @@ or retraction the version moves, every key misses, and no one sees the old page.
 
 import datetime
 import hashlib
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.http import HttpResponseNotAllowed, QueryDict
-from django.urls import Resolver404, resolve
 from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.http import http_date, quote_etag
@@ -89,14 +89,14 @@ def keep_read_parameters(request, reads):
     request.META["QUERY_STRING"] = kept.urlencode()
 
 
-def view_name(request):
-    try:
-        return resolve(request.path_info).view_name
-    except Resolver404:
-        return None
-
-
 class PublicPageCacheMiddleware:
+    """Answers public pages from the shared cache, or with a 304, before their view runs.
+
+    Django resolves each URL once, and the page is named from that resolution: which
+    page it is gets decided in process_view (request.resolver_match), between URL
+    resolution and the view, and a page rendered there is stored on its way out.
+    """
+
     def __init__(self, get_response):
         self.get_response = get_response
         self.cache = FailOpenCache("page cache")
@@ -109,23 +109,34 @@ class PublicPageCacheMiddleware:
         # Before any answer from the cache: a host not in ALLOWED_HOSTS gets a 400
         # (DisallowedHost) here, as it would from the view.
         request.get_host()
-        name = view_name(request)
-        if name is None:
-            return self.get_response(request)
+        request.public_page = PublicPage()
+        response = self.get_response(request)
+        if response.status_code == 304:
+            # Answered in process_view, it came back through CommonMiddleware, which
+            # counts its empty body: a 304 must not claim a length other than the page's.
+            del response.headers["Content-Length"]
+        if request.public_page.cache_key is None:
+            return response
+        return self.store(request.public_page, response)
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        if not hasattr(request, "public_page"):
+            return None
+        name = request.resolver_match.view_name
         if name in FORM_PAGES:
             keep_read_parameters(request, PAGE_PARAMETERS[name])
-            return self.get_response(request)
+            return None
         # Outside the admin every page only reads: any other method, OPTIONS and
         # TRACE included, would otherwise get the whole page.
         if request.method not in READ_METHODS:
             return HttpResponseNotAllowed(READ_METHODS)
         if name not in PAGE_PARAMETERS:
-            return self.get_response(request)
+            return None
         keep_read_parameters(request, PAGE_PARAMETERS[name])
-        return self.page(request)
+        return self.from_cache(request)
 
-    def page(self, request):
-        """The page from the cache, or rendered and cached; a 304 if the reader has it."""
+    def from_cache(self, request):
+        """The page from the cache, or a 304 if the reader has it; None to render it."""
         # From the primary: the version names the page in the cache and in ETags, and
         # the page is read from a replica only if the replica has replayed it.
         number, changed_at = current_version()
@@ -133,27 +144,34 @@ class PublicPageCacheMiddleware:
         # A page also changes with the date (a prediction falls due), so each day
         # starts a new version of every page.
         today = timezone.localdate()
-        etag = quote_etag(f"ledger-{number}-{changed_at.timestamp():.6f}-{today:%Y%m%d}")
+        page = request.public_page
+        page.etag = quote_etag(f"ledger-{number}-{changed_at.timestamp():.6f}-{today:%Y%m%d}")
         midnight = timezone.make_aware(datetime.datetime.combine(today, datetime.time()))
         # Whole seconds, as HTTP dates carry them: compared with microseconds, a
         # client's If-Modified-Since (our own Last-Modified) always looked older.
-        last_modified = int(max(changed_at, midnight).timestamp())
-        not_modified = get_conditional_response(request, etag=etag, last_modified=last_modified)
+        page.last_modified = int(max(changed_at, midnight).timestamp())
+        not_modified = get_conditional_response(
+            request, etag=page.etag, last_modified=page.last_modified
+        )
         if not_modified is not None:
-            return self.validated(not_modified, etag, last_modified)
-
-        key = self.cache_key(etag, request)
+            return page.validated(not_modified)
+        key = self.cache_key(page.etag, request)
         response = self.cache.get(key) if settings.PAGE_CACHE_SECONDS else None
-        if response is None:
-            response = self.get_response(request)
-            if response.streaming and response.status_code == 200:
-                # A download is streamed, never stored, but is as fresh as the ledger.
-                return self.validated(response, etag, last_modified)
-            if not self.is_shareable(response):
-                return response
-            if settings.PAGE_CACHE_SECONDS:
-                self.cache.set(key, response, settings.PAGE_CACHE_SECONDS)
-        return self.validated(response, etag, last_modified)
+        if response is not None:
+            return page.validated(response)
+        page.cache_key = key
+        return None
+
+    def store(self, page, response):
+        """A page the view rendered: cached if any reader may share it."""
+        if response.streaming and response.status_code == 200:
+            # A download is streamed, never stored, but is as fresh as the ledger.
+            return page.validated(response)
+        if not self.is_shareable(response):
+            return response
+        if settings.PAGE_CACHE_SECONDS:
+            self.cache.set(page.cache_key, response, settings.PAGE_CACHE_SECONDS)
+        return page.validated(response)
 
     @staticmethod
     def is_shareable(response):
@@ -167,10 +185,19 @@ class PublicPageCacheMiddleware:
         address = request.build_absolute_uri()
         return f"page:{etag}:{request.method}:{hashlib.sha256(address.encode()).hexdigest()}"
 
-    @staticmethod
-    def validated(response, etag, last_modified):
-        response["ETag"] = etag
-        response["Last-Modified"] = http_date(last_modified)
+
+@dataclass
+class PublicPage:
+    """What the page cache knows of the public page a request asks for."""
+
+    etag: str = ""
+    last_modified: int = 0
+    # Set when the page is to be rendered and then stored under this key.
+    cache_key: str | None = None
+
+    def validated(self, response):
+        response["ETag"] = self.etag
+        response["Last-Modified"] = http_date(self.last_modified)
         # Shared caches may keep the page but must ask again each time: a 304 is cheap.
         patch_cache_control(response, public=True, no_cache=True)
         return response

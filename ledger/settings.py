@@ -99,7 +99,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "csp.middleware.CSPMiddleware",
-    # Before sessions and CSRF: a cached public page is answered without touching them.
+    # Before CSRF: a cached public page is answered (in its process_view, once Django
+    # has resolved the URL) before CSRF checks it or the view runs.
     "ledger.caching.PublicPageCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -199,8 +199,8 @@ def test_citation_query_counts_stay_constant(client, size, django_assert_num_que
     # the ledger's version (page cache); the claim with its episode, podcast and speaker
     with django_assert_num_queries(2):
         client.get(citation_url(claim, "bib"))
-    # the version; the speaker; the count for the paginator; the page of claims
-    with django_assert_num_queries(4):
+    # the version; the speaker, whose kept count pages their claims; the page of claims
+    with django_assert_num_queries(3):
         client.get(f"/speakers/{speaker.slug}/citations.ris")
     # the version; ClaimSearch's count for the paginator (its counting pass and the pass
     # of the type facet in use: claims/facets.py); the page of claims

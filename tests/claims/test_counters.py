@@ -1,6 +1,7 @@
 """Public counts kept beside the records (claims.counters) always equal a recount."""
 
 from collections import Counter
+from unittest.mock import patch
 
 import pytest
 from django.core.management import call_command
@@ -8,6 +9,7 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from claims import counters
 from claims.counters import recount_claims
 from claims.models import Attribution, Claim, ClaimStatus, ClaimType
 from episodes.models import Episode, Podcast, Speaker, Status
@@ -191,3 +193,26 @@ def test_recount_of_a_true_ledger_finds_nothing_wrong(capsys):
     make_claim()
     call_command("recount")
     assert "Counts that were wrong: none." in capsys.readouterr().out
+
+
+def test_recount_repairs_a_podcast_count_that_drifted_and_says_so(capsys):
+    podcast = make_claim().episode.podcast
+    Podcast.objects.filter(pk=podcast.pk).update(public_claim_count=9)
+
+    call_command("recount")
+
+    podcast.refresh_from_db()
+    assert (podcast.public_episode_count, podcast.public_claim_count) == (1, 1)
+    assert "Counts that were wrong: 1 podcasts." in capsys.readouterr().out
+
+
+def test_recount_sums_each_podcast_once_however_many_chunks_of_episodes():
+    podcast = make_podcast()
+    for _ in range(3):
+        make_claim(make_episode(podcast))
+
+    with patch("claims.counters.recount_podcasts", wraps=counters.recount_podcasts) as summed:
+        counters.recount_everything(batch=1)
+
+    # Once, in the podcasts' own pass: not once per chunk of one episode.
+    assert summed.call_count == 1

@@ -54,3 +54,28 @@ def test_the_claim_cards_show_the_verbatim_check_without_the_transcript(client, 
     response = client.get(episode.get_absolute_url())
 
     assert response.content.decode().count("verified verbatim") == 3
+
+
+@pytest.mark.parametrize(
+    "page", ["home", "episodes", "episodes of one podcast", "podcast page", "podcasts", "speakers"]
+)
+def test_lists_of_episodes_podcasts_and_speakers_read_no_claim(client, episode, page):
+    # Their counts are the ones each record keeps (claims.counters): however many
+    # claims the ledger holds, these pages never read one.
+    url, params = {
+        "home": ("/", None),
+        "episodes": ("/episodes/", None),
+        "episodes of one podcast": ("/episodes/", {"podcast": episode.podcast.slug}),
+        "podcast page": (episode.podcast.get_absolute_url(), None),
+        "podcasts": ("/podcasts/", None),
+        "speakers": ("/speakers/", None),
+    }[page]
+
+    statements = sql_of(client, url, params)
+
+    claim_reads = [sql for sql in statements if '"claims_claim"' in sql]
+    if page == "speakers":
+        # All but the page's speakers' episode counts (docs/performance.md).
+        assert len(claim_reads) == 1
+    else:
+        assert claim_reads == []

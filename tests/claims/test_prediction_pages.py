@@ -162,11 +162,11 @@ def test_the_track_record_runs_the_same_queries_whatever_the_data_size(
 ):
     for _ in range(extra):
         resolve(make_prediction(speaker=ledger["ada"]), Resolution.PARTLY)
-    # The ledger's version; the speaker; the count of their claims (paginator); their
-    # claim mix; the track record's counts by outcome and its resolved predictions;
+    # The ledger's version; the speaker, with the count (paginator) and claim mix it
+    # keeps; the track record's counts by outcome and its resolved predictions;
     # the page of claims; the links between their own claims (how their positions moved);
     # the episodes they appeared in, by role.
-    with django_assert_num_queries(9):
+    with django_assert_num_queries(7):
         client.get(ledger["ada"].get_absolute_url())
 
 

@@ -7,7 +7,7 @@ from html import unescape
 import pytest
 from django.urls import reverse
 
-from claims.models import Attribution
+from claims.models import Attribution, ClaimType
 from episodes.models import Status
 from tests.factories import make_claim, make_episode, make_podcast, make_speaker
 
@@ -32,6 +32,26 @@ def aired(day):
 
 
 # All source episodes
+
+
+def test_episode_lists_page_by_the_episodes_each_podcast_keeps_count_of(client):
+    busy, quiet = make_podcast(name="Busy Show"), make_podcast(name="Quiet Show")
+    for _ in range(26):
+        make_episode(busy)
+    make_episode(quiet, title="The Quiet Episode")
+    make_episode(busy, title="A Draft Episode", status=Status.DRAFT)
+
+    everything = visible_text(client.get("/episodes/", {"page": 2}))
+    one_podcast = visible_text(client.get("/episodes/", {"podcast": quiet.slug}))
+    podcast_page = visible_text(client.get(busy.get_absolute_url(), {"page": 2}))
+
+    # 27 published episodes, 25 a page; the draft is in no count.
+    assert "Page 2 of 2" in everything
+    assert "Busy Show (26)" in visible_text(client.get("/episodes/"))
+    assert "The Quiet Episode" in one_podcast
+    assert "Page 1 of" not in one_podcast  # a single page: no page links at all
+    assert "Page 2 of 2" in podcast_page
+    assert "A Draft Episode" not in everything + podcast_page
 
 
 def test_episode_list_shows_newest_first(client):
@@ -191,6 +211,38 @@ def test_speaker_page_leaves_out_draft_claims(client):
     assert "Published words." in text
     assert "Draft words." not in text
     assert "Words of a draft episode." not in text
+
+
+def test_speaker_page_pages_and_mixes_claims_by_the_counts_the_speaker_keeps(client):
+    ada = make_speaker(name="Ada Example")
+    episode = make_episode()
+    for number in range(1, 52):
+        claim_type = ClaimType.BELIEF if number <= 40 else ClaimType.PREDICTION
+        make_claim(episode, speaker=ada, number=number, type=claim_type)
+    make_claim(episode, speaker=ada, number=52, type=ClaimType.BELIEF, status=Status.DRAFT)
+
+    first, second = (visible_text(client.get(ada.get_absolute_url(), {"page": p})) for p in (1, 2))
+
+    assert "51 published claims" in first
+    assert "Claim mix belief 40 prediction 11" in first
+    # 50 a page: the second holds the 51st claim only.
+    assert "number 51," in second
+    assert "number 50," not in second
+    assert "Page 2 of 2" in second
+
+
+def test_speaker_page_counts_follow_an_episode_leaving_the_record(client):
+    ada = make_speaker(name="Ada Example")
+    kept, withdrawn = make_episode(), make_episode()
+    make_claim(kept, speaker=ada, type=ClaimType.BELIEF)
+    make_claim(withdrawn, speaker=ada, type=ClaimType.PREDICTION)
+
+    withdrawn.status = Status.DRAFT
+    withdrawn.save()
+    text = visible_text(client.get(ada.get_absolute_url()))
+
+    assert "1 published claim " in text
+    assert "Claim mix belief 1 Claims by episode" in text
 
 
 def test_speaker_with_only_draft_claims_answers_404(client):

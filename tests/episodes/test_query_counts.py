@@ -40,11 +40,21 @@ def test_home_page_query_count(client, ledger, django_assert_num_queries):
 
 def test_episode_list_query_count(client, ledger, django_assert_num_queries):
     # the ledger's version, for the page cache key and ETag; then
-    # 1. podcasts in the public record, for the filter
-    # 2. count of published episodes, for the paginator
-    # 3. the page of episodes with their podcast and public counts
-    with django_assert_num_queries(4):
+    # 1. podcasts in the public record with their kept episode counts, for the filter;
+    #    summed, they page the list: no episode is counted
+    # 2. the page of episodes with their podcast and kept counts
+    with django_assert_num_queries(3):
         response = client.get("/episodes/")
+    assert response.status_code == 200
+
+
+def test_episode_list_of_one_podcast_query_count(client, ledger, django_assert_num_queries):
+    # the ledger's version, for the page cache key and ETag; then
+    # 1. podcasts in the public record with their kept episode counts: the chosen
+    #    podcast's pages the list
+    # 2. the page of its episodes with their podcast and kept counts
+    with django_assert_num_queries(3):
+        response = client.get("/episodes/", {"podcast": ledger.podcasts[0].slug, "page": 2})
     assert response.status_code == 200
 
 
@@ -74,15 +84,14 @@ def test_speaker_list_query_count(client, ledger, django_assert_num_queries):
 def test_speaker_page_query_count(client, ledger, django_assert_num_queries):
     url = ledger.speakers[0].get_absolute_url()
     # the ledger's version, for the page cache key and ETag; then
-    # 1. the speaker
-    # 2. count of their public claims, for the paginator
-    # 3. their claim mix
-    # 4. and 5. their track record (the ledger's speakers all made predictions): counts
+    # 1. the speaker, with the count and mix of their public claims that it keeps
+    #    (claims.counters): the paginator and the mix count nothing
+    # 2. and 3. their track record (the ledger's speakers all made predictions): counts
     #    by outcome, and the resolved predictions
-    # 6. the page of claims with episode, podcast and speaker
-    # 7. the links between their own claims, for "How their positions moved"
-    # 8. the episodes they appeared in, by role
-    with django_assert_num_queries(9):
+    # 4. the page of claims with episode, podcast and speaker
+    # 5. the links between their own claims, for "How their positions moved"
+    # 6. the episodes they appeared in, by role
+    with django_assert_num_queries(7):
         response = client.get(url)
     assert response.status_code == 200
 
@@ -98,10 +107,9 @@ def test_podcast_list_query_count(client, ledger, django_assert_num_queries):
 def test_podcast_page_query_count(client, ledger, django_assert_num_queries):
     url = ledger.podcasts[0].get_absolute_url()
     # the ledger's version, for the page cache key and ETag; then
-    # 1. the podcast
-    # 2. count of its published episodes, for the paginator
-    # 3. the page of episodes with their public counts
-    with django_assert_num_queries(4):
+    # 1. the podcast, with its kept count of published episodes that pages them
+    # 2. the page of episodes with their kept counts
+    with django_assert_num_queries(3):
         response = client.get(url)
     assert response.status_code == 200
 
@@ -147,10 +155,9 @@ def test_speaker_list_search_query_count(client, ledger, django_assert_num_queri
 def test_page_of_a_speaker_without_claims_query_count(client, ledger, django_assert_num_queries):
     quiet = ledger.episodes[0].appearances.get(role=Role.OTHER).speaker
     # the ledger's version, for the page cache key and ETag; then
-    # 1. the speaker
-    # 2. count of their public claims (none), for the paginator
-    # 3. the links between their own claims (none), for "How their positions moved"
-    # 4. the episodes they appeared in, by role
-    with django_assert_num_queries(5):
+    # 1. the speaker, with their kept count of public claims (none)
+    # 2. the links between their own claims (none), for "How their positions moved"
+    # 3. the episodes they appeared in, by role
+    with django_assert_num_queries(4):
         response = client.get(quiet.get_absolute_url())
     assert response.status_code == 200

@@ -32,6 +32,8 @@ def test_a_repeat_visit_with_the_etag_gets_304_without_rendering(
         response = client.get(url, HTTP_IF_NONE_MATCH=etag)
     assert response.status_code == 304
     assert response.content == b""
+    # A 304 may only state the length of the page it stands for: this one states none.
+    assert "Content-Length" not in response.headers
 
 
 def test_a_page_seen_before_is_served_from_the_cache(client, claim, django_assert_num_queries):
@@ -213,3 +215,21 @@ def test_a_repeat_visit_with_the_last_modified_date_gets_304(client, claim):
     response = client.get(url, HTTP_IF_MODIFIED_SINCE=last_modified)
     assert response.status_code == 304
     assert response["Last-Modified"] == last_modified
+
+
+def test_the_page_is_named_from_djangos_own_url_resolution(client, claim, monkeypatch):
+    # The page cache reads request.resolver_match (process_view): the URL is resolved
+    # once per request, by Django, not again by the cache before it.
+    from django.urls import resolvers
+
+    resolved = []
+    resolve = resolvers.URLResolver.resolve
+
+    def counting(self, path):
+        if self.pattern.regex.pattern == "^/":
+            resolved.append(path)
+        return resolve(self, path)
+
+    monkeypatch.setattr(resolvers.URLResolver, "resolve", counting)
+    assert client.get(claim.episode.get_absolute_url()).status_code == 200
+    assert resolved == [claim.episode.get_absolute_url()]
