@@ -115,6 +115,14 @@ def test_database_statements_and_lock_waits_are_time_limited(db):
         assert connection.settings_dict["OPTIONS"]["timeout"] == settings.DATABASE_CONNECT_TIMEOUT
 
 
+def test_postgresql_compiles_no_query_just_in_time(db):
+    if connection.vendor != "postgresql":
+        pytest.skip("JIT compiling is PostgreSQL's")
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW jit")
+        assert cursor.fetchone()[0] == "off"
+
+
 @pytest.fixture(scope="module", params=["refusing", "silent"])
 def replica_down(request, django_db_setup, django_db_blocker, tmp_path_factory):
     """gunicorn whose one read replica is down or hung, its primary the test database."""
