@@ -6,7 +6,17 @@ roles, never twice in the same one.
 """
 
 from django.db import models
-from django.db.models import Case, Count, IntegerField, Q, QuerySet, Value, When
+from django.db.models import (
+    Case,
+    Count,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
 from django.urls import reverse
 
 from claims.querysets import public_q
@@ -58,6 +68,21 @@ class ReferenceQuerySet(RecordQuerySet):
             people_count=Count("named_in__claim__speaker", distinct=True),
             claim_count=Count("named_in__claim", distinct=True),
         )
+
+    def count_named_publicly(self, role: str | None = None) -> int:
+        """How many of these references a public claim names (in `role`, if given), as
+        with_public_counts() would list them.
+
+        Each reference looks for its first such naming through the index on it: a few
+        thousand short reads. Counting the grouped rows of with_public_counts() joined
+        every naming to its claim (0.3 s at a million claims); the LIMIT 1 keeps
+        PostgreSQL from planning this subquery as that join again.
+        """
+        namings = ClaimReference.objects.filter(
+            public_q(prefix="claim__"), reference=OuterRef("pk"), **({"role": role} if role else {})
+        )
+        first = Subquery(namings.order_by().values("pk")[:1])
+        return self.alias(first=first).filter(first__isnull=False).count()
 
 
 class ClaimReferenceQuerySet(RecordQuerySet):

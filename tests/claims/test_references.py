@@ -101,6 +101,21 @@ def test_the_list_filters_by_role(client):
     assert ">pytest<" in html and "The Careful Deploy" not in html
 
 
+def test_the_list_counts_references_named_publicly_in_the_chosen_role(client):
+    named(make_claim(), reference())
+    tool = reference("pytest", "pytest", kind="tool")
+    named(make_claim(), tool, Role.USES)
+    named(make_claim(), tool, Role.MENTIONS)
+    named(make_claim(status=Status.DRAFT), reference("Hidden", "hidden"), Role.USES)
+    named(make_claim(episode=make_episode(status=Status.DRAFT)), reference("Off", "off"))
+
+    every = client.get("/references/").content.decode()
+    uses = client.get("/references/", {"role": "uses"}).content.decode()
+
+    assert "2 references, most people first" in every
+    assert "1 reference that someone uses, most people first" in uses
+
+
 @pytest.mark.parametrize(
     ("params", "message"),
     [

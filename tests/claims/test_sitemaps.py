@@ -9,8 +9,9 @@ from lxml import etree
 from protego import Protego
 
 from claims.models import Attribution, Claim, ClaimReference, Reference, Topic
-from claims.sitemaps import ClaimSitemap
+from claims.sitemaps import ClaimSitemap, EpisodeSitemap, SpeakerSitemap
 from episodes.models import Status
+from ledger.models import LedgerVersion
 from tests.factories import make_claim, make_episode, make_ledger, make_podcast, make_speaker
 
 pytestmark = pytest.mark.django_db
@@ -140,9 +141,10 @@ def test_query_counts_stay_constant(client, size, django_assert_num_queries):
         claim.topics.add(Topic.objects.get_or_create(name="Testing", slug="testing")[0])
         book = Reference.objects.get_or_create(kind="book", title="A Book", slug="a-book")[0]
         ClaimReference.objects.create(claim=claim, reference=book)
-    # the ledger's version (page cache); then per section of records a count for the
-    # paginator and the latest lastmod (the pages section needs neither)
-    with django_assert_num_queries(1 + 6 * 2):
+    # the ledger's version (page cache), and again for every section's lastmod; then a
+    # count per section of records, from kept counts or one subject at a time (the pages
+    # section needs none)
+    with django_assert_num_queries(2 + 6):
         client.get("/sitemap.xml")
     for section in ("episodes", "speakers", "podcasts", "claims", "topics", "references"):
         # the ledger's version; the paginator's count; the page of records
@@ -182,6 +184,39 @@ def test_robots_txt_does_not_reveal_a_moved_admin(client, settings):
     text = client.get("/robots.txt").content.decode()
     assert "back-office" not in text
     assert "/admin/" not in text
+
+
+def test_each_section_last_changed_when_the_ledger_did(client, ledger):
+    LedgerVersion.objects.update(
+        changed_at=datetime.datetime(2026, 2, 3, 9, 0, tzinfo=datetime.UTC)
+    )
+
+    index = valid_xml(client.get("/sitemap.xml"))
+
+    lastmods = index.xpath("//s:sitemap/s:lastmod/text()", namespaces=NS)
+    assert lastmods == ["2026-02-03T09:00:00+00:00"] * 4
+
+
+def test_sections_count_only_public_records(client, ledger, monkeypatch):
+    podcast, episode, ada, public = ledger
+    make_claim(episode, ada, status=Status.DRAFT)
+    make_claim(episode, make_speaker(slug="retracted-only")).retract("Misattributed.")
+    make_claim(make_episode(podcast, slug="draft", status=Status.DRAFT), ada)
+    for section in ClaimSitemap, EpisodeSitemap, SpeakerSitemap:
+        monkeypatch.setattr(section, "limit", 1)
+
+    index = valid_xml(client.get("/sitemap.xml"))
+
+    sections = [local(url) for url in index.xpath("//s:sitemap/s:loc/text()", namespaces=NS)]
+    # two public claims (one of an unresolved voice), one episode, one speaker
+    assert sections == [
+        "/sitemap-pages.xml",
+        "/sitemap-episodes.xml",
+        "/sitemap-speakers.xml",
+        "/sitemap-podcasts.xml",
+        "/sitemap-claims.xml",
+        "/sitemap-claims.xml?p=2",
+    ]
 
 
 def test_each_address_carries_the_day_of_its_last_change(client, ledger):
