@@ -7,8 +7,9 @@ changes in the same order.
 from django.db.models import QuerySet
 from django.shortcuts import render
 
-from claims.models import Claim, ClaimRevision, RevisionKind
+from claims.models import ClaimRevision, RevisionKind
 from claims.pagination import CappedPaginator
+from claims.querysets import on_record_q
 
 CORRECTIONS_PER_PAGE = 25
 
@@ -21,9 +22,11 @@ def public_corrections() -> QuerySet[ClaimRevision]:
     comes with its claim, episode, podcast and speaker in the same query.
     """
     return (
+        # On the joined claim, not `claim__in` a subquery: SQLite built the list of
+        # every claim on record (a million) to page through ten thousand revisions.
         ClaimRevision.objects.filter(
+            on_record_q(prefix="claim__"),
             kind__in=(RevisionKind.CORRECTED, RevisionKind.RETRACTED),
-            claim__in=Claim.objects.on_record(),
         )
         .select_related("claim__episode__podcast", "claim__speaker")
         .defer(

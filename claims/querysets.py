@@ -16,6 +16,17 @@ def public_q(prefix: str = "") -> Q:
     return Q(**{f"{prefix}status": Status.PUBLISHED, f"{prefix}episode__status": Status.PUBLISHED})
 
 
+def on_record_q(prefix: str = "") -> Q:
+    """The condition for a claim with a public permalink (ClaimQuerySet.on_record), usable
+    across a relation."""
+    return Q(
+        **{
+            f"{prefix}status__in": (ClaimStatus.PUBLISHED, ClaimStatus.RETRACTED),
+            f"{prefix}episode__status": Status.PUBLISHED,
+        }
+    )
+
+
 class ClaimQuerySet(RecordQuerySet):
     def published(self):
         """The one gate to the public: published claims of published episodes."""
@@ -35,10 +46,7 @@ class ClaimQuerySet(RecordQuerySet):
         Only permalinks use this: a retracted claim shows its retraction there and
         counts, lists and searches nowhere.
         """
-        return self.filter(
-            status__in=(ClaimStatus.PUBLISHED, ClaimStatus.RETRACTED),
-            episode__status=Status.PUBLISHED,
-        )
+        return self.filter(on_record_q())
 
     def at_permalink(self, podcast_slug: str, episode_slug: str, number: int):
         """The claim among these whose permalink is /episodes/<podcast>/<episode>/claims/<n>/."""
