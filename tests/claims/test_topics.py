@@ -163,19 +163,17 @@ def ledger(request):
 
 
 def test_topic_index_query_count(client, ledger, django_assert_num_queries):
-    # the ledger's version; then the topics with their public claim counts
+    # the ledger's version; then the topics with their kept public claim counts
     with django_assert_num_queries(2):
         assert client.get("/topics/").status_code == 200
 
 
 def test_topic_page_query_count(client, ledger, django_assert_num_queries):
     # the ledger's version; then
-    # 1. the topic
-    # 2. count of its public claims, for the paginator
-    # 3. the page of claims with episode, podcast and speaker
-    # 4. the claim mix
-    # 5. the speakers, by name
-    with django_assert_num_queries(6):
+    # 1. the topic, with its kept count, mix and speakers (no count, no mix query)
+    # 2. the page of claims with episode, podcast and speaker
+    # 3. its kept speakers, by name
+    with django_assert_num_queries(4):
         assert client.get("/topics/testing/").status_code == 200
 
 
