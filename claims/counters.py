@@ -16,8 +16,11 @@ from collections import Counter, defaultdict
 from django.db.models import Count, Sum
 
 from claims.choices import ClaimStatus
-from claims.models import Claim
-from episodes.models import Episode, Podcast, Speaker, Status
+from claims.models import Claim, Topic
+from claims.topics import KEPT_SPEAKERS
+from episodes.models import ROLE_ORDER, Appearance, Episode, Podcast, Speaker, Status
+
+TopicLink = Claim.topics.through
 
 # Counts are not a change readers see by themselves (the change that moved them
 # moved the ledger's version already): written through the plain manager.
@@ -75,26 +78,82 @@ def recount_podcasts(podcast_ids) -> None:
 
 
 def recount_speakers(speaker_ids) -> None:
-    """Count again these speakers' public claims, by type."""
+    """Count again these speakers' public claims, by type, and their published episodes
+    (with a public claim or an appearance, each once) and roles there."""
     speaker_ids = {pk for pk in speaker_ids if pk is not None}
     if not speaker_ids:
         return
+    public = Claim.objects.published().filter(speaker__in=speaker_ids)
     mixes = defaultdict(dict)
-    for row in (
-        Claim.objects.published()
-        .filter(speaker__in=speaker_ids)
-        .values("speaker", "type")
-        .annotate(n=Count("*"))
-        .order_by()
-    ):
+    for row in public.values("speaker", "type").annotate(n=Count("*")).order_by():
         mixes[row["speaker"]][row["type"]] = row["n"]
+    appeared = Appearance.objects.published().filter(speaker__in=speaker_ids)
+    # A UNION, not UNION ALL: an episode they appeared in and have claims in counts once.
+    pairs = (
+        public.values_list("speaker", "episode")
+        .order_by()
+        .union(appeared.values_list("speaker", "episode").order_by())
+    )
+    episodes = Counter(speaker for speaker, _ in pairs)
+    roles = defaultdict(set)
+    for speaker, role in appeared.values_list("speaker", "role").distinct().order_by():
+        roles[speaker].add(role)
     speakers = list(Speaker._base_manager.filter(pk__in=speaker_ids).only("pk"))
     for speaker in speakers:
         speaker.public_claim_mix = mixes.get(speaker.pk, {})
         speaker.public_claim_count = sum(speaker.public_claim_mix.values())
+        speaker.public_episode_count = episodes[speaker.pk]
+        speaker.public_roles = sorted(roles[speaker.pk], key=ROLE_ORDER.__getitem__)
     Speaker._base_manager.bulk_update(
-        speakers, ["public_claim_count", "public_claim_mix"], batch_size=500
+        speakers,
+        ["public_claim_count", "public_claim_mix", "public_episode_count", "public_roles"],
+        batch_size=500,
     )
+
+
+def recount_topics(topic_ids) -> None:
+    """Count again these topics' public claims, by type, and by speaker (the number of
+    identified people, and the KEPT_SPEAKERS with the most claims). Two queries over the
+    topics' links, and one write."""
+    topic_ids = set(topic_ids)
+    if not topic_ids:
+        return
+    links = TopicLink.objects.filter(
+        topic__in=topic_ids,
+        claim__status=ClaimStatus.PUBLISHED,
+        claim__episode__status=Status.PUBLISHED,
+    ).order_by()
+    mixes = defaultdict(dict)
+    for topic, kind, n in links.values_list("topic", "claim__type").annotate(n=Count("*")):
+        mixes[topic][kind] = n
+    by_speaker = defaultdict(list)
+    for topic, speaker, n in (
+        links.exclude(claim__speaker=None)
+        .values_list("topic", "claim__speaker")
+        .annotate(n=Count("*"))
+    ):
+        by_speaker[topic].append((-n, speaker))
+    topics = list(Topic._base_manager.filter(pk__in=topic_ids).only("pk"))
+    for topic in topics:
+        topic.public_claim_mix = mixes.get(topic.pk, {})
+        topic.public_claim_count = sum(topic.public_claim_mix.values())
+        speakers = sorted(by_speaker[topic.pk])
+        topic.public_speaker_count = len(speakers)
+        topic.public_top_speakers = [speaker for _, speaker in speakers[:KEPT_SPEAKERS]]
+    fields = ["public_claim_count", "public_claim_mix", "public_speaker_count"]
+    Topic._base_manager.bulk_update(topics, [*fields, "public_top_speakers"], batch_size=500)
+
+
+def topics_of(claim_ids) -> set[int]:
+    """The topics these claims are tagged with now."""
+    links = TopicLink.objects.filter(claim__in=claim_ids)
+    return set(links.values_list("topic", flat=True).distinct().order_by())
+
+
+def topics_of_episodes(episode_ids) -> set[int]:
+    """The topics the claims of these episodes are tagged with now."""
+    links = TopicLink.objects.filter(claim__episode__in=episode_ids)
+    return set(links.values_list("topic", flat=True).distinct().order_by())
 
 
 def recount_claims(claims) -> None:
@@ -102,9 +161,10 @@ def recount_claims(claims) -> None:
     claims = list(claims)
     recount_episodes({claim.episode_id for claim in claims})
     recount_speakers({claim.speaker_id for claim in claims})
+    recount_topics(topics_of([claim.pk for claim in claims]))
 
 
-def claim_saved(before: dict | None, after: dict) -> None:
+def claim_saved(claim_id: int, before: dict | None, after: dict) -> None:
     """After a claim's save (states from claims.history): recount what its change moved."""
     counted = ("status", "episode", "speaker", "type")
     if before is not None and all(before[name] == after[name] for name in counted):
@@ -114,6 +174,19 @@ def claim_saved(before: dict | None, after: dict) -> None:
     states = [state for state in (before, after) if state]
     recount_episodes({state["episode"] for state in states})
     recount_speakers({state["speaker"] for state in states})
+    # Its topics are the same before and after: links change apart (topics_changed).
+    recount_topics(topics_of([claim_id]))
+
+
+def topics_changed(claim_ids, topic_ids) -> None:
+    """After claims' topic links changed (`topic_ids`: those linked or unlinked)."""
+    if Claim.objects.filter(pk__in=claim_ids, status=ClaimStatus.PUBLISHED).exists():
+        recount_topics(topic_ids)
+
+
+def appearances_changed(speaker_ids) -> None:
+    """After appearances were added, changed or removed: their speakers' episodes and roles."""
+    recount_speakers(speaker_ids)
 
 
 def episodes_changed_status(episode_ids) -> None:
@@ -122,11 +195,21 @@ def episodes_changed_status(episode_ids) -> None:
     recount_podcasts(
         Episode._base_manager.filter(pk__in=episode_ids).values_list("podcast_id", flat=True)
     )
+    published = Claim.objects.filter(episode__in=episode_ids, status=ClaimStatus.PUBLISHED)
     recount_speakers(
-        Claim.objects.filter(episode__in=episode_ids, status=ClaimStatus.PUBLISHED)
-        .values_list("speaker_id", flat=True)
-        .distinct()
+        {*published.values_list("speaker_id", flat=True).distinct()}
+        | {*Appearance.objects.filter(episode__in=episode_ids).values_list("speaker", flat=True)}
     )
+    recount_topics(topics_of(published.values("pk")))
+
+
+SPEAKER_COUNTS = ("public_claim_count", "public_claim_mix", "public_episode_count", "public_roles")
+TOPIC_COUNTS = (
+    "public_claim_count",
+    "public_claim_mix",
+    "public_speaker_count",
+    "public_top_speakers",
+)
 
 
 def counts_of(model, ids, fields) -> dict:
@@ -146,7 +229,8 @@ def recount_everything(batch=2000) -> Counter:
     fixed = Counter()
     for model, recount, fields in (
         (Episode, count_episodes, ("published_claim_count", "published_people_count")),
-        (Speaker, recount_speakers, ("public_claim_count", "public_claim_mix")),
+        (Speaker, recount_speakers, SPEAKER_COUNTS),
+        (Topic, recount_topics, TOPIC_COUNTS),
         (Podcast, recount_podcasts, ("public_episode_count", "public_claim_count")),
     ):
         ids = list(model._base_manager.order_by("pk").values_list("pk", flat=True))

@@ -6,13 +6,13 @@ claims, so the work is done here, after a save, and only when one of those
 fields really changed (RemembersLoadedValues).
 """
 
-from django.db.models.signals import post_delete, post_save
+from django.db.models.signals import m2m_changed, post_delete, post_save, pre_save
 from django.dispatch import receiver
 
 from claims import counters
 from claims.models import Claim
 from claims.public_record import readers_see_change_to
-from episodes.models import Episode, Speaker, Transcript
+from episodes.models import Appearance, Episode, Speaker, Transcript
 from ledger.models import unseen_by_readers
 
 
@@ -31,7 +31,7 @@ def speaker_saved(sender, instance: Speaker, created: bool, raw: bool = False, *
 def claim_saved(sender, instance: Claim, raw: bool = False, **kwargs) -> None:
     # In the save's transaction: the counts move with the claim or not at all.
     if not raw and instance.last_change is not None:
-        counters.claim_saved(instance.last_change.before, instance.last_change.after)
+        counters.claim_saved(instance.pk, instance.last_change.before, instance.last_change.after)
 
 
 @receiver(post_save, sender=Episode, dispatch_uid="claims-episode-changed")
@@ -63,3 +63,41 @@ def transcript_saved(sender, instance: Transcript, raw: bool = False, **kwargs) 
 def transcript_deleted(sender, instance: Transcript, **kwargs) -> None:
     with unseen_by_readers(not readers_see_change_to(instance)):
         Claim.objects.filter(episode_id=instance.episode_id).reverify("")
+
+
+@receiver(m2m_changed, sender=Claim.topics.through, dispatch_uid="claims-topics-counted")
+def topics_linked(sender, instance, action, reverse: bool, pk_set, **kwargs) -> None:
+    """claim.topics.add/remove/set/clear (the admin's form) or topic.claims.…: the topics'
+    counts, if a published claim's links moved. The importer writes links in bulk and
+    recounts itself (claims.ledger_io.write)."""
+    if action == "pre_clear":
+        # Cleared links are gone by post_clear, which names none: remember them now.
+        instance._cleared = {*getattr(instance, "claims" if reverse else "topics").all()}
+        return
+    if action == "post_clear":
+        pk_set = {linked.pk for linked in instance.__dict__.pop("_cleared", ())}
+    elif action not in ("post_add", "post_remove"):
+        return
+    if not pk_set:
+        return
+    if reverse:
+        counters.topics_changed(pk_set, [instance.pk])
+    else:
+        counters.topics_changed([instance.pk], pk_set)
+
+
+@receiver(pre_save, sender=Appearance, dispatch_uid="claims-appearance-saving")
+def appearance_saving(sender, instance: Appearance, raw: bool = False, **kwargs) -> None:
+    # An editor may give an existing appearance another speaker: both are recounted.
+    if not raw and instance.pk:
+        before = Appearance.objects.filter(pk=instance.pk).values_list("speaker", flat=True)
+        instance._speaker_before = before.first()
+
+
+@receiver(post_save, sender=Appearance, dispatch_uid="claims-appearance-saved")
+@receiver(post_delete, sender=Appearance, dispatch_uid="claims-appearance-deleted")
+def appearance_changed(sender, instance: Appearance, raw: bool = False, **kwargs) -> None:
+    # The admin's inline; the importer writes appearances in bulk and recounts itself.
+    if not raw:
+        before = instance.__dict__.pop("_speaker_before", None)
+        counters.appearances_changed({instance.speaker_id, before} - {None})

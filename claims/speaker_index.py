@@ -2,14 +2,12 @@
 number of published episodes they were on and their roles there."""
 
 import re
-from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db.models import Exists, F, IntegerField, OuterRef, Q, QuerySet, Value
+from django.db.models import F, QuerySet
 
-from claims.models import Claim
-from episodes.models import ROLE_ORDER, Appearance, Role, Speaker
+from episodes.models import Role, Speaker
 
 # Longer than any name worth finding; the rest of a longer search is left out, and said so.
 MAX_NAME_QUERY_LENGTH = 100
@@ -52,33 +50,19 @@ class PublicRecordSpeakers:
     claims first, each with `claim_count`, as a Paginator pages them: counted by one
     query, sliced by another.
 
-    The list joins two sets by a UNION: those with claims, by the count each speaker
-    keeps (claims.counters), and those who only appeared, with a count of 0. Neither
-    the list nor its count reads a claim: grouping every public claim by speaker cost
-    326 ms at a million claims (docs/performance.md).
+    Both read only the counts each speaker keeps (claims.counters): grouping every public
+    claim by speaker cost 326 ms at a million claims (docs/performance.md). Someone in
+    the public record has a published episode to their name, by a claim or an appearance.
     """
 
     def __init__(self, name_words: Iterable[str] = ()):
-        # Each part is narrowed by name: a union cannot be filtered afterwards.
         self.name_words = list(name_words)
-        fields = ("pk", "name", "slug", "description")
-        with_claims = (
-            self.named(Speaker.objects.filter(public_claim_count__gt=0))
-            .annotate(claim_count=F("public_claim_count"))
+        fields = ("pk", "name", "slug", "description", "public_episode_count", "public_roles")
+        self.counted = self.named(Speaker.objects.filter(public_episode_count__gt=0))
+        self.listed = (
+            self.counted.annotate(claim_count=F("public_claim_count"))
             .only(*fields)
-            .order_by()  # the union is ordered, not its parts
-        )
-        appeared_only = (
-            self.named(
-                Speaker.objects.filter(Exists(published_appearances()), public_claim_count=0)
-            )
-            .annotate(claim_count=Value(0, output_field=IntegerField()))
-            .only(*fields)
-            .order_by()
-        )
-        self.listed = with_claims.union(appeared_only, all=True).order_by("-claim_count", "name")
-        self.counted = self.named(
-            Speaker.objects.filter(Q(public_claim_count__gt=0) | Exists(published_appearances()))
+            .order_by("-public_claim_count", "name")
         )
 
     def named(self, speakers: QuerySet[Speaker]) -> QuerySet[Speaker]:
@@ -94,30 +78,10 @@ class PublicRecordSpeakers:
         return self.listed[key]
 
 
-def published_appearances():
-    return Appearance.objects.published().filter(speaker=OuterRef("pk"))
-
-
-def count_episodes_and_roles(speakers: list[Speaker]) -> None:
+def label_episodes_and_roles(speakers: list[Speaker]) -> None:
     """Set each speaker's `episode_count` (published episodes they appeared in or have a
     public claim in, each counted once) and `roles` (their roles on published episodes,
-    in role order). Two queries for the page of speakers, never one per speaker.
-
-    The UNION of (speaker, episode) pairs from claims and appearances counts each
-    episode once; it reads the page's speakers' claims from the claims'
-    (speaker, status, episode) index and joins the episodes once, by hash.
-    """
-    ids = [speaker.pk for speaker in speakers]
-    with_claims = (
-        Claim.objects.published().filter(speaker__in=ids).values_list("speaker", "episode")
-    )
-    appeared = Appearance.objects.published().filter(speaker__in=ids)
-    pairs = with_claims.order_by().union(appeared.values_list("speaker", "episode").order_by())
-    episode_counts = Counter(speaker_id for speaker_id, _ in pairs)
-    roles = defaultdict(set)
-    for speaker_id, role in appeared.values_list("speaker", "role").distinct().order_by():
-        roles[speaker_id].add(role)
+    in role order) from what they keep: no query."""
     for speaker in speakers:
-        speaker.episode_count = episode_counts[speaker.pk]
-        in_order = sorted(roles[speaker.pk], key=ROLE_ORDER.__getitem__)
-        speaker.roles = [Role(role).label.lower() for role in in_order]
+        speaker.episode_count = speaker.public_episode_count
+        speaker.roles = [Role(role).label.lower() for role in speaker.public_roles]

@@ -1,21 +1,22 @@
 """Topics: what claims are about, curated by editors, each with its public page."""
 
 from django.db import models
-from django.db.models import Count, QuerySet
+from django.db.models import F, QuerySet
 from django.urls import reverse
 
-from claims.querysets import public_q
 from ledger.models import RecordQuerySet
+
+# A topic keeps this many of its speakers, those with the most public claims on it: its
+# page lists them, and says how many more there are.
+KEPT_SPEAKERS = 50
 
 
 class TopicQuerySet(RecordQuerySet):
     def with_public_claim_counts(self) -> QuerySet["Topic"]:
-        """Topics with at least one public claim, annotated with `claim_count`.
-
-        Joined to their public claims and grouped: a topic whose claims are all
-        drafts has no row, so it is listed nowhere and has no page.
-        """
-        return self.filter(public_q(prefix="claims__")).annotate(claim_count=Count("*"))
+        """Topics with at least one public claim, annotated with `claim_count`: their kept
+        count (claims.counters), so no claim is read. A topic whose claims are all drafts
+        is listed nowhere and has no page."""
+        return self.filter(public_claim_count__gt=0).annotate(claim_count=F("public_claim_count"))
 
 
 class Topic(models.Model):
@@ -24,6 +25,13 @@ class Topic(models.Model):
         max_length=100, unique=True, help_text="Its address: /topics/<slug>/. Never reused."
     )
     description = models.TextField(blank=True, help_text="Optional: what the topic covers.")
+    # Kept by claims.counters with every public change; `manage.py recount` repairs them.
+    public_claim_count = models.PositiveIntegerField("public claims", default=0, editable=False)
+    public_claim_mix = models.JSONField(default=dict, editable=False)  # {claim type: count}
+    # Identified people with a public claim on it, and the ids of the KEPT_SPEAKERS of them
+    # with the most (ties by id): a topic's page lists a bounded number of people.
+    public_speaker_count = models.PositiveIntegerField(default=0, editable=False)
+    public_top_speakers = models.JSONField(default=list, editable=False)
 
     objects = TopicQuerySet.as_manager()
 

@@ -13,7 +13,7 @@ from claims.pagination import CappedPaginator, Exactly
 from claims.prediction_pages import track_record
 from claims.public_record import episodes_with_counts, podcasts_with_counts
 from claims.querysets import ordered_mix
-from claims.speaker_index import NameQuery, PublicRecordSpeakers, count_episodes_and_roles
+from claims.speaker_index import NameQuery, PublicRecordSpeakers, label_episodes_and_roles
 from episodes.models import Episode, Podcast, Speaker
 
 
@@ -125,7 +125,7 @@ def speaker_list(request):
     speakers = [] if query.text and not query.words else PublicRecordSpeakers(query.words)
     page = page_of(request, speakers, SPEAKERS_PER_PAGE)
     page.object_list = list(page.object_list)
-    count_episodes_and_roles(page.object_list)
+    label_episodes_and_roles(page.object_list)
     return render(request, "episodes/speaker_list.html", {"page": page, "query": query})
 
 

@@ -105,6 +105,10 @@ class Speaker(RemembersLoadedValues):
     # Kept by claims.counters with every public change; `manage.py recount` repairs them.
     public_claim_count = models.PositiveIntegerField("public claims", default=0, editable=False)
     public_claim_mix = models.JSONField(default=dict, editable=False)  # {claim type: count}
+    # Published episodes they appeared in or have a public claim in, each once; and the
+    # roles (values, in role order) of their appearances on published episodes.
+    public_episode_count = models.PositiveIntegerField("public episodes", default=0, editable=False)
+    public_roles = models.JSONField(default=list, editable=False)
 
     objects = SpeakerQuerySet.as_manager()
     remembered_fields = ("name",)

@@ -129,24 +129,25 @@ def changed_links(plan, key, values: dict, current: Claim | None) -> list[str]:
     return changed
 
 
-def write_links(plan) -> None:
+def write_links(plan) -> set[int]:
     """Give each claim the file changed exactly its links: new links in bulk, and one
-    delete per claim that loses some."""
+    delete per claim that loses some. Returns the ids of the topics linked or unlinked."""
     if not plan.to_link:
-        return
+        return set()
     episode_ids = {plan.episodes[key[:2]].pk for key, _, _ in plan.to_link}
     claims = Claim.objects.filter(episode_id__in=episode_ids)
     claim_ids = {
         (episode_id, number): pk
         for pk, episode_id, number in claims.values_list("pk", "episode_id", "number")
     }
-    new_topics, new_references = [], []
+    new_topics, new_references, unlinked = [], [], set()
     for key, values, _ in plan.to_link:
         pk = claim_ids[(plan.episodes[key[:2]].pk, key[2])]
         if "topics" in values:
             before, after = plan.linked_topics[pk], set(values["topics"])
             if gone := before - after:
                 TopicLink.objects.filter(claim_id=pk, topic__slug__in=gone).delete()
+                unlinked |= gone
             new_topics += [
                 TopicLink(claim_id=pk, topic_id=plan.topics[slug].pk) for slug in after - before
             ]
@@ -162,3 +163,6 @@ def write_links(plan) -> None:
     ClaimReference.objects.bulk_create(new_references, batch_size=BATCH_SIZE)
     # Links are rows of their own: no claim's save tells readers' caches of them.
     ledger_changed()
+    return {link.topic_id for link in new_topics} | set(
+        Topic.objects.filter(slug__in=unlinked).values_list("pk", flat=True)
+    )

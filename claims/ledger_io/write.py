@@ -65,12 +65,22 @@ def write_plan(plan: Plan) -> None:
         for claim, change in zip(created + updated, changes, strict=True)
         if "resolution_sources" in change.changes
     )
-    write_topics_and_references(plan)
-    counters.recount_episodes({claim.episode_id for claim in created + updated} | new_episodes)
+    relinked_topics = write_topics_and_references(plan)
+    episode_ids = {claim.episode_id for claim in created + updated}
+    counters.recount_episodes(episode_ids | new_episodes)
+    # Appearances were replaced in bulk: those removed were recounted as they went
+    # (claims.signals), those written are recounted here.
     counters.recount_speakers(
         {claim.speaker_id for claim in created + updated}
         | {change.before["speaker"] for _, _, change in plan.to_update["claim"]}
+        | {
+            plan.speakers[entry["speaker"]].pk
+            for entries in plan.appearances_to_write.values()
+            for entry in entries
+        }
     )
+    # By episode, not by claim: a large import names fewer episodes than claims.
+    counters.recount_topics(relinked_topics | counters.topics_of_episodes(episode_ids))
 
 
 def write_records(plan: Plan, kind: str, model, relations: dict) -> set[int]:

@@ -1,5 +1,7 @@
 """Topics: /topics/, each topic's page, the claims browser's topic filter, the permalink."""
 
+from unittest.mock import patch
+
 import pytest
 
 from claims.models import Attribution, Topic
@@ -163,19 +165,17 @@ def ledger(request):
 
 
 def test_topic_index_query_count(client, ledger, django_assert_num_queries):
-    # the ledger's version; then the topics with their public claim counts
+    # the ledger's version; then the topics with their kept public claim counts
     with django_assert_num_queries(2):
         assert client.get("/topics/").status_code == 200
 
 
 def test_topic_page_query_count(client, ledger, django_assert_num_queries):
     # the ledger's version; then
-    # 1. the topic
-    # 2. count of its public claims, for the paginator
-    # 3. the page of claims with episode, podcast and speaker
-    # 4. the claim mix
-    # 5. the speakers, by name
-    with django_assert_num_queries(6):
+    # 1. the topic, with its kept count, mix and speakers (no count, no mix query)
+    # 2. the page of claims with episode, podcast and speaker
+    # 3. its kept speakers, by name
+    with django_assert_num_queries(4):
         assert client.get("/topics/testing/").status_code == 200
 
 
@@ -193,3 +193,21 @@ def test_a_topic_page_describes_itself_with_a_canonical_address(client):
 
     assert '<meta name="description" content="How teams test.">' in html
     assert '<link rel="canonical" href="http://testserver/topics/testing/">' in html
+
+
+def test_a_topic_page_lists_its_busiest_speakers_and_says_how_many_more_there_are(client):
+    testing = topic()
+    ada, ben, cleo = (make_speaker(name=name) for name in ("Ada Z", "Ben Y", "Cleo X"))
+    with patch("claims.counters.KEPT_SPEAKERS", 2):
+        for speaker, claims in ((ada, 1), (ben, 3), (cleo, 2)):
+            for _ in range(claims):
+                tagged(make_claim(speaker=speaker), testing)
+
+    html = client.get("/topics/testing/").content.decode()
+
+    assert "6 published claims · 3 attributable people" in html
+    panel = html[html.index('id="speakers-heading"') : html.index('id="mix-heading"')]
+    assert "The 2 with the most claims on this topic, of 3." in panel
+    # The kept two, by name; Ada, with one claim, is left out.
+    assert panel.index("Ben Y") < panel.index("Cleo X")
+    assert "Ada Z" not in panel

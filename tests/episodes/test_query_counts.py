@@ -73,10 +73,9 @@ def test_episode_page_query_count(client, ledger, django_assert_num_queries):
 def test_speaker_list_query_count(client, ledger, django_assert_num_queries):
     # the ledger's version, for the page cache key and ETag; then
     # 1. count of speakers in the public record, for the paginator
-    # 2. the page of speakers with their public claim counts
-    # 3. the page's speakers' published episodes, counted
-    # 4. the page's speakers' roles
-    with django_assert_num_queries(5):
+    # 2. the page of speakers with the counts and roles they keep (claims.counters):
+    #    no episode, claim or appearance is read
+    with django_assert_num_queries(3):
         response = client.get("/speakers/")
     assert response.status_code == 200
 
@@ -144,10 +143,8 @@ def test_search_query_count(client, ledger, django_assert_num_queries):
 def test_speaker_list_search_query_count(client, ledger, django_assert_num_queries):
     # the ledger's version, for the page cache key and ETag; then
     # 1. count of speakers in the public record whose names match, for the paginator
-    # 2. the page of them with their public claim counts
-    # 3. the page's speakers' published episodes, counted
-    # 4. the page's speakers' roles
-    with django_assert_num_queries(5):
+    # 2. the page of them with the counts and roles they keep
+    with django_assert_num_queries(3):
         response = client.get("/speakers/", {"q": "ada example"})
     assert response.status_code == 200
 
