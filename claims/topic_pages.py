@@ -4,12 +4,13 @@ Both read the counts each topic keeps (claims.counters): counting a topic's clai
 their types and their speakers on every visit grew with the ledger (docs/performance.md).
 """
 
+from django.db.models import Exists, OuterRef, Sum
 from django.shortcuts import get_object_or_404, render
 
 from claims.models import Claim, Topic
 from claims.pagination import CappedPaginator, Exactly
 from claims.querysets import ordered_mix
-from episodes.models import Speaker
+from episodes.models import Podcast, Speaker
 
 TOPIC_CLAIMS_PER_PAGE = 50
 
@@ -23,7 +24,7 @@ def topic_list(request):
 def topic_detail(request, slug):
     # Only topics with published claims have a page.
     topic = get_object_or_404(Topic.objects.with_public_claim_counts(), slug=slug)
-    claims = Claim.objects.published().filter(topics=topic).for_listing().newest_first()
+    claims = tagged_claims(topic, page_number(request)).for_listing().newest_first()
     # The page has no filter (only ?page=): the kept count is the count of what it lists.
     paginator = CappedPaginator(
         claims, TOPIC_CLAIMS_PER_PAGE, count=Exactly(topic.public_claim_count)
@@ -38,3 +39,34 @@ def topic_detail(request, slug):
             "speakers": Speaker.objects.filter(pk__in=topic.public_top_speakers).order_by("name"),
         },
     )
+
+
+def tagged_claims(topic, page):
+    """The topic's public claims, found the cheaper of two ways for this page.
+
+    Found by their links, all of a topic's claims are sorted to show a page of them,
+    which grows with the topic (0.3 s on SQLite for one with 60,000 claims in a
+    million). Walking the whole ledger newest first and keeping the topic's claims
+    reads about ledger / topic claims per claim shown instead: far fewer for a big
+    topic, far more for a small one. The kept counts choose: walk when
+    topic² > ledger × claims shown down to this page.
+    """
+    claims = Claim.objects.published()
+    ledger = Podcast.objects.aggregate(claims=Sum("public_claim_count"))["claims"] or 0
+    if walks_faster(topic.public_claim_count, ledger, TOPIC_CLAIMS_PER_PAGE * page):
+        links = Claim.topics.through.objects.filter(topic=topic, claim=OuterRef("pk"))
+        return claims.filter(Exists(links))
+    return claims.filter(topics=topic)
+
+
+def walks_faster(topic_claims: int, ledger_claims: int, shown: int) -> bool:
+    return topic_claims**2 > ledger_claims * shown
+
+
+def page_number(request) -> int:
+    """The page asked for, as a number (the paginator answers a bad one with page 1 or
+    the last page; any guess will do for choosing how to find it)."""
+    try:
+        return max(1, int(request.GET.get("page", 1)))
+    except ValueError:
+        return 1

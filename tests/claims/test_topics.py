@@ -1,10 +1,13 @@
 """Topics: /topics/, each topic's page, the claims browser's topic filter, the permalink."""
 
+import datetime
+import re
 from unittest.mock import patch
 
 import pytest
 
 from claims.models import Attribution, Topic
+from claims.topic_pages import walks_faster
 from episodes.models import Status
 from tests.factories import make_claim, make_episode, make_ledger, make_speaker
 
@@ -91,6 +94,34 @@ def test_a_topics_name_is_escaped(client):
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
 
 
+@pytest.mark.parametrize("walked", [True, False], ids=["walking the ledger", "by its links"])
+def test_a_topic_lists_the_same_claims_newest_first_however_they_are_found(client, walked):
+    testing = topic()
+    older = make_episode(air_date=datetime.date(2024, 1, 1))
+    newer = make_episode(air_date=datetime.date(2025, 1, 1))
+    claims = [make_claim(episode) for episode in (older, newer, older, newer)]
+    tagged(make_claim(newer, status=Status.DRAFT), testing)
+    tagged(make_claim(newer), topic("Other", "other"))
+    for claim in claims:
+        tagged(claim, testing)
+
+    with patch("claims.topic_pages.walks_faster", return_value=walked):
+        html = client.get("/topics/testing/").content.decode()
+
+    # Cards on a list that mixes episodes are named by the claim's key.
+    shown = [int(pk) for pk in re.findall(r'<article class="claim" id="[a-z-]*-(\d+)"', html)]
+    newest_first = sorted(
+        claims, key=lambda c: (-c.episode.air_date.toordinal(), c.episode_id, c.number)
+    )
+    assert shown == [claim.pk for claim in newest_first]
+
+
+def test_the_ledger_is_walked_only_for_a_topic_big_enough_to_pay_for_it():
+    assert walks_faster(topic_claims=60_000, ledger_claims=1_000_000, shown=50)
+    assert not walks_faster(topic_claims=2_000, ledger_claims=1_000_000, shown=50)
+    assert not walks_faster(topic_claims=60_000, ledger_claims=1_000_000, shown=50 * 100)
+
+
 def test_a_topic_page_is_paginated(client):
     testing = topic()
     episode = make_episode()
@@ -173,9 +204,10 @@ def test_topic_index_query_count(client, ledger, django_assert_num_queries):
 def test_topic_page_query_count(client, ledger, django_assert_num_queries):
     # the ledger's version; then
     # 1. the topic, with its kept count, mix and speakers (no count, no mix query)
-    # 2. the page of claims with episode, podcast and speaker
-    # 3. its kept speakers, by name
-    with django_assert_num_queries(4):
+    # 2. the ledger's kept claim total, which chooses how to find the topic's claims
+    # 3. the page of claims with episode, podcast and speaker
+    # 4. its kept speakers, by name
+    with django_assert_num_queries(5):
         assert client.get("/topics/testing/").status_code == 200
 
 
