@@ -2,14 +2,13 @@
 
 Both count and list public predictions only (Claim.objects.published()), and
 each runs a fixed number of queries whatever the size of the ledger: the counts
-in one grouped query, each list in one query of a bounded number of rows.
+in one grouped query, each list in one query of a bounded number of rows (the resolved ones, one per outcome).
 """
 
 import datetime
 
 import django_filters
-from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Window
-from django.db.models.functions import RowNumber
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.shortcuts import render
 from django.utils import timezone
 
@@ -65,17 +64,12 @@ def resolved_by_outcome(
     predictions: QuerySet[Claim], per_outcome: int, counts: dict[str, int]
 ) -> list[tuple]:
     """[(outcome, how many, its most recently resolved `per_outcome`)] for each outcome
-    any prediction has, in one query."""
-    ranked = predictions.exclude(resolution=Resolution.OPEN).annotate(
-        place=Window(
-            RowNumber(),
-            partition_by=F("resolution"),
-            order_by=(F("resolved_on").desc(), F("pk").desc()),
-        )
-    )
-    claims = sorted(ranked.filter(place__lte=per_outcome).for_listing(), key=lambda c: c.place)
+    any prediction has: one query per such outcome, each reading `per_outcome` rows
+    down the claim_published_resolved index. (Ranking them all in one windowed query
+    read every resolved prediction: 430 ms at a million claims.)"""
+    latest = predictions.for_listing().order_by("-resolved_on", "-pk")
     return [
-        (outcome, counts[outcome], [c for c in claims if c.resolution == outcome])
+        (outcome, counts[outcome], list(latest.filter(resolution=outcome)[:per_outcome]))
         for outcome in OUTCOMES
         if counts[outcome]
     ]

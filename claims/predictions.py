@@ -167,6 +167,12 @@ PREDICTION_INDEXES = [
         condition=Q(status="published", type=ClaimType.PREDICTION),
         name="claim_published_prediction",
     ),
+    # /predictions/'s latest resolved of each outcome: read 20 rows down, not ranked in full.
+    models.Index(
+        fields=("resolution", "-resolved_on", "-id"),
+        condition=Q(status="published", type=ClaimType.PREDICTION),
+        name="claim_published_resolved",
+    ),
 ]
 
 

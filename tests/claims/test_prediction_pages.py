@@ -120,6 +120,24 @@ def test_the_predictions_page_runs_the_same_queries_whatever_the_data_size(
         client.get(PREDICTIONS, {"speaker": "ada-example"})
 
 
+@pytest.mark.parametrize("extra", [1, 4])
+def test_each_outcome_lists_its_latest_in_one_query_of_its_own(
+    client, ledger, django_assert_num_queries, monkeypatch, extra
+):
+    for outcome in (Resolution.PARTLY, Resolution.CANNOT_BE_RESOLVED):
+        for n in range(extra):
+            resolve(make_prediction(excerpt=f"{outcome.label}, {n}."), outcome)
+    monkeypatch.setattr("claims.prediction_pages.SECTION_SIZE", 2)
+    # The version; the counts; the overdue and due-soon lists; one list for each of the
+    # four outcomes any prediction has, however many it has; the filter's choices.
+    with django_assert_num_queries(10):
+        response = client.get(PREDICTIONS)
+
+    resolved = section(response, "resolved-heading")
+    shown = re.findall(r"“(Partly came true, \d)\.”", resolved)
+    assert shown == [f"Partly came true, {n}" for n in reversed(range(extra))][:2]
+
+
 def test_an_outcome_with_more_predictions_than_shown_links_to_them_all(client, ledger, monkeypatch):
     for _ in range(2):
         resolve(make_prediction(), Resolution.CAME_TRUE)
