@@ -206,6 +206,13 @@ class Claim(predictions.PredictionFields, PublicHistory, models.Model):
             models.Index(
                 fields=("speaker", "status", "episode"), name="claim_speaker_status_episode"
             ),
+            # A speaker's published claim ids from the index alone: the ends of the links
+            # between their own claims (claims.links.moved_positions).
+            models.Index(
+                fields=("speaker", "id"),
+                condition=Q(status="published"),
+                name="claim_published_speaker",
+            ),
             # Admin changelist filters on type and status.
             models.Index(fields=("status", "type"), name="claim_status_type"),
             # Counting an episode's published claims (claims.counters) from the index
