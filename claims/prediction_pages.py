@@ -31,8 +31,12 @@ def public_predictions() -> QuerySet[Claim]:
 class PredictionFilter(django_filters.FilterSet):
     """/predictions/'s filters: speakers and podcasts among public predictions only."""
 
+    # By the claim mix each speaker keeps (claims.counters): looking for a public
+    # prediction of each of 25k speakers took 300 ms at a million claims.
     speaker = django_filters.ModelChoiceFilter(
-        queryset=public_predictions().speakers().order_by("name"),
+        queryset=Speaker.objects.filter(public_claim_mix__has_key=ClaimType.PREDICTION).order_by(
+            "name"
+        ),
         to_field_name="slug",
         label="Speaker",
         empty_label="Any speaker",

@@ -86,6 +86,17 @@ def test_drafts_and_draft_episodes_never_appear_or_count_on_the_predictions_page
     assert response.context["counts"][Resolution.CAME_TRUE] == 1
 
 
+def test_the_speaker_filter_offers_only_speakers_with_a_public_prediction(client, ledger):
+    make_claim(speaker=make_speaker(name="Cy Belief"), type=ClaimType.BELIEF)
+    make_prediction(speaker=make_speaker(name="Di Draft"), status=Status.DRAFT)
+    hidden = make_speaker(name="Ed Hidden")
+    make_prediction(make_episode(status=Status.DRAFT), hidden)
+
+    choices = client.get(PREDICTIONS).context["filters"].form.fields["speaker"].queryset
+
+    assert [speaker.name for speaker in choices] == ["Ada Example", "Ben Sample"]
+
+
 def test_the_predictions_page_filters_by_speaker_podcast_and_outcome(client, ledger):
     by_ben = client.get(PREDICTIONS, {"speaker": "ben-sample"})
     in_other = client.get(PREDICTIONS, {"podcast": "sample-hour"})
