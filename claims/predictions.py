@@ -173,6 +173,12 @@ PREDICTION_INDEXES = [
         condition=Q(status="published", type=ClaimType.PREDICTION),
         name="claim_published_resolved",
     ),
+    # A speaker's track record: their latest resolved predictions, 50 rows read down.
+    models.Index(
+        fields=("speaker", "-resolved_on", "-id"),
+        condition=Q(status="published", type=ClaimType.PREDICTION) & ~Q(resolution="open"),
+        name="claim_speaker_resolved",
+    ),
 ]
 
 
