@@ -24,6 +24,15 @@ _SIDES = ("from_claim", "to_claim")
 _UNSHOWN = ("episode__transcript", "episode__summary", "search_context", "search_vector")
 
 
+# On the claims table (Claim.Meta.indexes): a speaker's published claim ids from the
+# index alone, the ends of the links between their own claims (moved_positions()).
+CLAIM_INDEXES_FOR_LINKS = [
+    models.Index(
+        fields=("speaker", "id"), condition=Q(status="published"), name="claim_published_speaker"
+    ),
+]
+
+
 class ClaimLinkQuerySet(RecordQuerySet):
     def public(self):
         """Links whose two claims are both public: the only ones readers see."""

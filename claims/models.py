@@ -22,7 +22,7 @@ from claims.history import (
     PublicHistory,
     RevisionKind,
 )
-from claims.links import ClaimLink
+from claims.links import CLAIM_INDEXES_FOR_LINKS, ClaimLink
 from claims.pending import PendingImport
 from claims.querysets import ClaimQuerySet, public_q
 from claims.references import ClaimReference, Reference, ReferenceKind, Role
@@ -206,13 +206,6 @@ class Claim(predictions.PredictionFields, PublicHistory, models.Model):
             models.Index(
                 fields=("speaker", "status", "episode"), name="claim_speaker_status_episode"
             ),
-            # A speaker's published claim ids from the index alone: the ends of the links
-            # between their own claims (claims.links.moved_positions).
-            models.Index(
-                fields=("speaker", "id"),
-                condition=Q(status="published"),
-                name="claim_published_speaker",
-            ),
             # Admin changelist filters on type and status.
             models.Index(fields=("status", "type"), name="claim_status_type"),
             # Counting an episode's published claims (claims.counters) from the index
@@ -234,7 +227,7 @@ class Claim(predictions.PredictionFields, PublicHistory, models.Model):
                 condition=Q(status=ClaimStatus.PUBLISHED, verification__in=UNVERIFIED),
                 name="claim_published_unverified",
             ),
-            *predictions.PREDICTION_INDEXES,
+            *predictions.PREDICTION_INDEXES + CLAIM_INDEXES_FOR_LINKS,
         ]
 
     def __str__(self):
