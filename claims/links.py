@@ -11,7 +11,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Greatest, Least
 
-from claims.choices import INVERSE_WORDING, Relation
+from claims.choices import INVERSE_WORDING, ClaimStatus, Relation
 from claims.querysets import public_q
 from ledger.models import RecordQuerySet
 
@@ -22,6 +22,15 @@ SYMMETRIC = (Relation.CONTRADICTS, Relation.REPEATS)
 # What a linked claim's line shows, fetched with the link; not the transcript.
 _SIDES = ("from_claim", "to_claim")
 _UNSHOWN = ("episode__transcript", "episode__summary", "search_context", "search_vector")
+
+
+# On the claims table (Claim.Meta.indexes): a speaker's published claim ids from the
+# index alone, the ends of the links between their own claims (moved_positions()).
+CLAIM_INDEXES_FOR_LINKS = [
+    models.Index(
+        fields=("speaker", "id"), condition=Q(status="published"), name="claim_published_speaker"
+    ),
+]
 
 
 class ClaimLinkQuerySet(RecordQuerySet):
@@ -158,12 +167,20 @@ class MovedPosition:
 
 def moved_positions(speaker) -> list[MovedPosition]:
     """The speaker's public claims that contradict, refine or repeat their own claims
-    of an earlier air date, in time order (by the later claim). One query."""
-    links = (
-        ClaimLink.objects.public()
-        .with_claims()
-        .filter(from_claim__speaker=speaker, to_claim__speaker=speaker, relation__in=MOVED)
+    of an earlier air date, in time order (by the later claim). One query, and one more if there are any."""
+    # First the links between the speaker's published claims, their ids read from the
+    # claim_published_speaker index alone; then those links with their claims. In one
+    # query, the planner joined links to their claims first and read every claim row of
+    # a prolific speaker (225 ms for 34k claims at a million).
+    theirs = speaker.claims.filter(status=ClaimStatus.PUBLISHED).values("pk")
+    # Unordered: the default order would join the claims and episodes back in.
+    between = (
+        ClaimLink.objects.filter(from_claim__in=theirs, to_claim__in=theirs, relation__in=MOVED)
+        .order_by()
+        .values_list("pk", flat=True)
     )
+    ids = list(between)
+    links = ClaimLink.objects.public().with_claims().filter(pk__in=ids) if ids else []
     moved = []
     for link in links:
         earlier, later = sorted((link.from_claim, link.to_claim), key=_when)

@@ -22,7 +22,7 @@ from claims.history import (
     PublicHistory,
     RevisionKind,
 )
-from claims.links import ClaimLink
+from claims.links import CLAIM_INDEXES_FOR_LINKS, ClaimLink
 from claims.pending import PendingImport
 from claims.querysets import ClaimQuerySet, public_q
 from claims.references import ClaimReference, Reference, ReferenceKind, Role
@@ -227,7 +227,7 @@ class Claim(predictions.PredictionFields, PublicHistory, models.Model):
                 condition=Q(status=ClaimStatus.PUBLISHED, verification__in=UNVERIFIED),
                 name="claim_published_unverified",
             ),
-            *predictions.PREDICTION_INDEXES,
+            *predictions.PREDICTION_INDEXES + CLAIM_INDEXES_FOR_LINKS,
         ]
 
     def __str__(self):

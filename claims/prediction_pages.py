@@ -2,14 +2,13 @@
 
 Both count and list public predictions only (Claim.objects.published()), and
 each runs a fixed number of queries whatever the size of the ledger: the counts
-in one grouped query, each list in one query of a bounded number of rows.
+in one grouped query, each list in one query of a bounded number of rows (the resolved ones, one per outcome).
 """
 
 import datetime
 
 import django_filters
-from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Window
-from django.db.models.functions import RowNumber
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.shortcuts import render
 from django.utils import timezone
 
@@ -32,8 +31,12 @@ def public_predictions() -> QuerySet[Claim]:
 class PredictionFilter(django_filters.FilterSet):
     """/predictions/'s filters: speakers and podcasts among public predictions only."""
 
+    # By the claim mix each speaker keeps (claims.counters): looking for a public
+    # prediction of each of 25k speakers took 300 ms at a million claims.
     speaker = django_filters.ModelChoiceFilter(
-        queryset=public_predictions().speakers().order_by("name"),
+        queryset=Speaker.objects.filter(public_claim_mix__has_key=ClaimType.PREDICTION).order_by(
+            "name"
+        ),
         to_field_name="slug",
         label="Speaker",
         empty_label="Any speaker",
@@ -65,17 +68,12 @@ def resolved_by_outcome(
     predictions: QuerySet[Claim], per_outcome: int, counts: dict[str, int]
 ) -> list[tuple]:
     """[(outcome, how many, its most recently resolved `per_outcome`)] for each outcome
-    any prediction has, in one query."""
-    ranked = predictions.exclude(resolution=Resolution.OPEN).annotate(
-        place=Window(
-            RowNumber(),
-            partition_by=F("resolution"),
-            order_by=(F("resolved_on").desc(), F("pk").desc()),
-        )
-    )
-    claims = sorted(ranked.filter(place__lte=per_outcome).for_listing(), key=lambda c: c.place)
+    any prediction has: one query per such outcome, each reading `per_outcome` rows
+    down the claim_published_resolved index. (Ranking them all in one windowed query
+    read every resolved prediction: 430 ms at a million claims.)"""
+    latest = predictions.for_listing().order_by("-resolved_on", "-pk")
     return [
-        (outcome, counts[outcome], [c for c in claims if c.resolution == outcome])
+        (outcome, counts[outcome], list(latest.filter(resolution=outcome)[:per_outcome]))
         for outcome in OUTCOMES
         if counts[outcome]
     ]

@@ -167,6 +167,18 @@ PREDICTION_INDEXES = [
         condition=Q(status="published", type=ClaimType.PREDICTION),
         name="claim_published_prediction",
     ),
+    # /predictions/'s latest resolved of each outcome: read 20 rows down, not ranked in full.
+    models.Index(
+        fields=("resolution", "-resolved_on", "-id"),
+        condition=Q(status="published", type=ClaimType.PREDICTION),
+        name="claim_published_resolved",
+    ),
+    # A speaker's track record: their latest resolved predictions, 50 rows read down.
+    models.Index(
+        fields=("speaker", "-resolved_on", "-id"),
+        condition=Q(status="published", type=ClaimType.PREDICTION) & ~Q(resolution="open"),
+        name="claim_speaker_resolved",
+    ),
 ]
 
 

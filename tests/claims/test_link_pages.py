@@ -288,8 +288,9 @@ def test_permalink_query_count_with_links(client, linked_ledger, django_assert_n
 def test_speaker_page_query_count_with_links(client, linked_ledger, django_assert_num_queries):
     url = linked_ledger.speakers[0].get_absolute_url()
     # as tests/episodes/test_query_counts.py: the version, the speaker (with the count and
-    # claim mix it keeps), the track record (2), the page of claims, their moved positions
-    # and the episodes they appeared in
-    with django_assert_num_queries(7):
+    # claim mix it keeps), the track record (2), the page of claims, the ids of the links
+    # between their own claims and those links with their claims (moved positions), and the
+    # episodes they appeared in
+    with django_assert_num_queries(8):
         response = client.get(url)
     assert response.status_code == 200

@@ -86,6 +86,17 @@ def test_drafts_and_draft_episodes_never_appear_or_count_on_the_predictions_page
     assert response.context["counts"][Resolution.CAME_TRUE] == 1
 
 
+def test_the_speaker_filter_offers_only_speakers_with_a_public_prediction(client, ledger):
+    make_claim(speaker=make_speaker(name="Cy Belief"), type=ClaimType.BELIEF)
+    make_prediction(speaker=make_speaker(name="Di Draft"), status=Status.DRAFT)
+    hidden = make_speaker(name="Ed Hidden")
+    make_prediction(make_episode(status=Status.DRAFT), hidden)
+
+    choices = client.get(PREDICTIONS).context["filters"].form.fields["speaker"].queryset
+
+    assert [speaker.name for speaker in choices] == ["Ada Example", "Ben Sample"]
+
+
 def test_the_predictions_page_filters_by_speaker_podcast_and_outcome(client, ledger):
     by_ben = client.get(PREDICTIONS, {"speaker": "ben-sample"})
     in_other = client.get(PREDICTIONS, {"podcast": "sample-hour"})
@@ -118,6 +129,24 @@ def test_the_predictions_page_runs_the_same_queries_whatever_the_data_size(
     # resolved, by outcome; the speakers and podcasts for the filter's choices.
     with django_assert_num_queries(8):
         client.get(PREDICTIONS, {"speaker": "ada-example"})
+
+
+@pytest.mark.parametrize("extra", [1, 4])
+def test_each_outcome_lists_its_latest_in_one_query_of_its_own(
+    client, ledger, django_assert_num_queries, monkeypatch, extra
+):
+    for outcome in (Resolution.PARTLY, Resolution.CANNOT_BE_RESOLVED):
+        for n in range(extra):
+            resolve(make_prediction(excerpt=f"{outcome.label}, {n}."), outcome)
+    monkeypatch.setattr("claims.prediction_pages.SECTION_SIZE", 2)
+    # The version; the counts; the overdue and due-soon lists; one list for each of the
+    # four outcomes any prediction has, however many it has; the filter's choices.
+    with django_assert_num_queries(10):
+        response = client.get(PREDICTIONS)
+
+    resolved = section(response, "resolved-heading")
+    shown = re.findall(r"“(Partly came true, \d)\.”", resolved)
+    assert shown == [f"Partly came true, {n}" for n in reversed(range(extra))][:2]
 
 
 def test_an_outcome_with_more_predictions_than_shown_links_to_them_all(client, ledger, monkeypatch):

@@ -236,6 +236,13 @@ class Command(BaseCommand):
                     Appearance,
                     ClaimLink,
                     ClaimRevision,
+                    # Without statistics the planner guessed 139k topic rows for an
+                    # episode's 23 claims and went parallel: 52 ms, not 1 ms.
+                    Claim.topics.through,
+                    ClaimReference,
+                    PredictionSource,
+                    Reference,
+                    Topic,
                 ):
                     cursor.execute(f"VACUUM ANALYZE {model._meta.db_table}")
             else:
