@@ -143,6 +143,9 @@ def speaker_claims_page(request, speaker):
     return paginator.get_page(request.GET.get("page"))
 
 
+MOVES_SHOWN = 20
+
+
 def speaker_detail(request, slug):
     speaker = get_object_or_404(Speaker, slug=slug)
     page = speaker_claims_page(request, speaker)
@@ -153,6 +156,7 @@ def speaker_detail(request, slug):
     mix = ordered_mix(speaker.public_claim_mix)
     # Two more queries, for speakers who made a public prediction only.
     predicted = any(claim_type == ClaimType.PREDICTION for claim_type, _ in mix)
+    moved = moved_positions(speaker)
     return render(
         request,
         "episodes/speaker_detail.html",
@@ -162,7 +166,10 @@ def speaker_detail(request, slug):
             "mix": mix,
             "appearances": appearances,
             "track_record": track_record(speaker) if predicted else None,
-            "moved_positions": moved_positions(speaker),
+            # The latest few, still in time order: a prolific speaker's 500 moves took
+            # 300 ms to show, and each claim's page lists all of its links.
+            "moved_positions": moved[-MOVES_SHOWN:],
+            "moved_count": len(moved),
         },
     )
 

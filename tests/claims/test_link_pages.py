@@ -1,6 +1,7 @@
 """Linked claims as readers see them: on both claims' permalinks, and on a speaker's page."""
 
 import datetime
+import itertools
 import re
 from html import unescape
 
@@ -215,6 +216,19 @@ def test_moved_positions_are_in_time_order_of_the_later_claim(client, ada):
     section = text_of(client.get(ada.get_absolute_url()), "moved-heading")
 
     assert re.findall(r"Later, (\w+)", section) == ["refines", "contradicts", "repeats"]
+
+
+def test_a_long_record_of_moves_shows_the_latest_and_says_how_many_there_are(client, ada):
+    claims = [make_claim(dated_episode(day, title=f"Day {day}"), ada) for day in range(1, 24)]
+    for earlier, later in itertools.pairwise(claims):
+        make_link(later, earlier, "refines")
+
+    section = text_of(client.get(ada.get_absolute_url()), "moved-heading")
+
+    assert "The latest 20 of 22; each claim's page shows all of its links." in section
+    assert re.findall(r"Later, refines the earlier claim: Ada Example, “Day (\d+)”", section) == [
+        str(day) for day in range(4, 24)
+    ]
 
 
 def test_a_refinement_pointing_forward_in_time_is_no_move(client, ada):
