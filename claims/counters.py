@@ -175,9 +175,11 @@ def recount_references(reference_ids) -> None:
         for role in Role.values:
             if by_speaker := named[reference.pk].get(role):
                 # Unresolved voices have no speaker: shown, never counted as people.
+                namings = sum(by_speaker.values())
                 unresolved = by_speaker.pop(None, 0) > 0
                 overall.update(by_speaker)
                 reference.public_namings[role] = {
+                    "namings": namings,
                     "people": len(by_speaker),
                     "unresolved": unresolved,
                     "speakers": busiest(by_speaker),

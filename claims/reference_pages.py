@@ -17,7 +17,6 @@ from django.utils.text import Truncator
 from claims.models import Claim, ClaimReference, Reference, ReferenceKind, Role
 from claims.pagination import CappedPaginator, Exactly
 from claims.references import KEPT_NAMERS, ROLE_ORDER, ROLE_PAST
-from claims.views import page_of
 from episodes.models import Speaker
 
 REFERENCES_PER_PAGE = 30
@@ -145,7 +144,9 @@ def reference_detail(request, slug):
         .defer(*(f"claim__{name}" for name in HEAVY_CLAIM_FIELDS))
         .order_by(ROLE_ORDER, "-claim__episode__air_date", "claim__episode_id", "claim__number")
     )
-    page = page_of(request, namings, REFERENCE_CLAIMS_PER_PAGE)
+    count = Exactly(reference.public_naming_count)
+    paginator = CappedPaginator(namings, REFERENCE_CLAIMS_PER_PAGE, count=count)
+    page = paginator.get_page(request.GET.get("page"))
     kept_namings_of([reference])
     context = {"reference": reference, "page": page, "kept_namers": KEPT_NAMERS}
     return render(request, "claims/reference_detail.html", context)

@@ -131,8 +131,8 @@ class Reference(models.Model):
     # The public claims that name it, and the distinct identified people who did.
     public_claim_count = models.PositiveIntegerField("public claims", default=0, editable=False)
     public_people_count = models.PositiveIntegerField("people", default=0, editable=False)
-    # Per role named publicly: {role: {"people": n, "unresolved": bool, "speakers": [id…]}},
-    # the speakers being the KEPT_NAMERS who named it so most often (ties by id).
+    # Per role named publicly: {role: {"namings": public claims naming it so, "people": n,
+    # "unresolved": bool, "speakers": [id…]}}, the speakers being the KEPT_NAMERS who named it so most often (ties by id).
     public_namings = models.JSONField(default=dict, editable=False)
     # The KEPT_NAMERS who named it most often in any role: pages name a bounded few.
     public_top_speakers = models.JSONField(default=list, editable=False)
@@ -163,6 +163,11 @@ class Reference(models.Model):
 
     def get_absolute_url(self):
         return reverse("claims:reference_detail", kwargs={"slug": self.slug})
+
+    @property
+    def public_naming_count(self) -> int:
+        """Its public namings (a claim naming it in two roles, twice): its page's length."""
+        return sum(naming["namings"] for naming in self.public_namings.values())
 
 
 class ClaimReference(models.Model):

@@ -30,9 +30,11 @@ def count_references(apps, schema_editor):
         overall, kept = Counter(), {}
         for role in ROLES:
             if by_speaker := by_role.get(role):
+                namings = sum(by_speaker.values())
                 unresolved = by_speaker.pop(None, 0) > 0
                 overall.update(by_speaker)
                 kept[role] = {
+                    "namings": namings,
                     "people": len(by_speaker),
                     "unresolved": unresolved,
                     "speakers": busiest(by_speaker),

@@ -62,6 +62,7 @@ def true_reference_counts():
             by_speaker = Counter(pk for pk in speakers if pk is not None)
             overall.update(by_speaker)
             namings[role] = {
+                "namings": len(speakers),
                 "people": len(by_speaker),
                 "unresolved": None in speakers,
                 "speakers": busiest(by_speaker),
@@ -434,7 +435,7 @@ def test_an_import_counts_the_references_it_names_and_unnames(tmp_path):
     # Two published claims, one by an unresolved voice; the third is a draft.
     assert (pytest_.public_claim_count, pytest_.public_people_count) == (2, 1)
     assert pytest_.public_namings == {
-        "uses": {"people": 1, "unresolved": True, "speakers": [ben.pk]}
+        "uses": {"namings": 2, "people": 1, "unresolved": True, "speakers": [ben.pk]}
     }
 
     doc["episodes"][0]["claims"][0]["references"] = []
@@ -442,7 +443,9 @@ def test_an_import_counts_the_references_it_names_and_unnames(tmp_path):
 
     pytest_.refresh_from_db()
     assert (pytest_.public_claim_count, pytest_.public_people_count) == (1, 0)
-    assert pytest_.public_namings == {"uses": {"people": 0, "unresolved": True, "speakers": []}}
+    assert pytest_.public_namings == {
+        "uses": {"namings": 1, "people": 0, "unresolved": True, "speakers": []}
+    }
     assert pytest_.public_top_speakers == []
 
 
