@@ -16,7 +16,9 @@ from collections import Counter, defaultdict
 from django.db.models import Count, Sum
 
 from claims.choices import ClaimStatus
-from claims.models import Claim, Topic
+from claims.models import Claim, ClaimReference, Reference, Role, Topic
+from claims.querysets import public_q
+from claims.references import KEPT_NAMERS
 from claims.topics import KEPT_SPEAKERS
 from episodes.models import ROLE_ORDER, Appearance, Episode, Podcast, Speaker, Status
 
@@ -144,6 +146,62 @@ def recount_topics(topic_ids) -> None:
     Topic._base_manager.bulk_update(topics, [*fields, "public_top_speakers"], batch_size=500)
 
 
+def busiest(namings: Counter) -> list[int]:
+    """The KEPT_NAMERS speakers with the most namings (ties by id), as kept."""
+    ranked = sorted(namings.items(), key=lambda item: (-item[1], item[0]))
+    return [speaker for speaker, _ in ranked[:KEPT_NAMERS]]
+
+
+def recount_references(reference_ids) -> None:
+    """Count again the public claims naming these references, and the people who named
+    them, per role and overall, keeping the busiest few of them. Two queries over the
+    references' namings, and one write."""
+    reference_ids = set(reference_ids)
+    if not reference_ids:
+        return
+    namings = ClaimReference.objects.filter(
+        public_q(prefix="claim__"), reference__in=reference_ids
+    ).order_by()
+    claims = dict(namings.values_list("reference").annotate(n=Count("claim", distinct=True)))
+    # {reference: {role: Counter({speaker or None: claims naming it so})}}
+    named = defaultdict(lambda: defaultdict(Counter))
+    for reference, role, speaker, n in namings.values_list(
+        "reference", "role", "claim__speaker"
+    ).annotate(n=Count("*")):
+        named[reference][role][speaker] = n
+    references = list(Reference._base_manager.filter(pk__in=reference_ids).only("pk"))
+    for reference in references:
+        overall, reference.public_namings = Counter(), {}
+        for role in Role.values:
+            if by_speaker := named[reference.pk].get(role):
+                # Unresolved voices have no speaker: shown, never counted as people.
+                namings = sum(by_speaker.values())
+                unresolved = by_speaker.pop(None, 0) > 0
+                overall.update(by_speaker)
+                reference.public_namings[role] = {
+                    "namings": namings,
+                    "people": len(by_speaker),
+                    "unresolved": unresolved,
+                    "speakers": busiest(by_speaker),
+                }
+        reference.public_claim_count = claims.get(reference.pk, 0)
+        reference.public_people_count = len(overall)
+        reference.public_top_speakers = busiest(overall)
+    Reference._base_manager.bulk_update(references, REFERENCE_COUNTS, batch_size=500)
+
+
+def references_of(claim_ids) -> set[int]:
+    """The references these claims name now."""
+    namings = ClaimReference.objects.filter(claim__in=claim_ids)
+    return set(namings.values_list("reference", flat=True).distinct().order_by())
+
+
+def references_of_episodes(episode_ids) -> set[int]:
+    """The references the claims of these episodes name now."""
+    namings = ClaimReference.objects.filter(claim__episode__in=episode_ids)
+    return set(namings.values_list("reference", flat=True).distinct().order_by())
+
+
 def topics_of(claim_ids) -> set[int]:
     """The topics these claims are tagged with now."""
     links = TopicLink.objects.filter(claim__in=claim_ids)
@@ -162,6 +220,7 @@ def recount_claims(claims) -> None:
     recount_episodes({claim.episode_id for claim in claims})
     recount_speakers({claim.speaker_id for claim in claims})
     recount_topics(topics_of([claim.pk for claim in claims]))
+    recount_references(references_of([claim.pk for claim in claims]))
 
 
 def claim_saved(claim_id: int, before: dict | None, after: dict) -> None:
@@ -174,14 +233,22 @@ def claim_saved(claim_id: int, before: dict | None, after: dict) -> None:
     states = [state for state in (before, after) if state]
     recount_episodes({state["episode"] for state in states})
     recount_speakers({state["speaker"] for state in states})
-    # Its topics are the same before and after: links change apart (topics_changed).
+    # Its topics and references are the same before and after: links change apart
+    # (topics_changed, references_changed).
     recount_topics(topics_of([claim_id]))
+    recount_references(references_of([claim_id]))
 
 
 def topics_changed(claim_ids, topic_ids) -> None:
     """After claims' topic links changed (`topic_ids`: those linked or unlinked)."""
     if Claim.objects.filter(pk__in=claim_ids, status=ClaimStatus.PUBLISHED).exists():
         recount_topics(topic_ids)
+
+
+def references_changed(claim_ids, reference_ids) -> None:
+    """After claims named references, or stopped naming them (`reference_ids`)."""
+    if Claim.objects.filter(pk__in=claim_ids, status=ClaimStatus.PUBLISHED).exists():
+        recount_references(reference_ids)
 
 
 def appearances_changed(speaker_ids) -> None:
@@ -201,6 +268,7 @@ def episodes_changed_status(episode_ids) -> None:
         | {*Appearance.objects.filter(episode__in=episode_ids).values_list("speaker", flat=True)}
     )
     recount_topics(topics_of(published.values("pk")))
+    recount_references(references_of(published.values("pk")))
 
 
 SPEAKER_COUNTS = ("public_claim_count", "public_claim_mix", "public_episode_count", "public_roles")
@@ -208,6 +276,12 @@ TOPIC_COUNTS = (
     "public_claim_count",
     "public_claim_mix",
     "public_speaker_count",
+    "public_top_speakers",
+)
+REFERENCE_COUNTS = (
+    "public_claim_count",
+    "public_people_count",
+    "public_namings",
     "public_top_speakers",
 )
 
@@ -231,6 +305,7 @@ def recount_everything(batch=2000) -> Counter:
         (Episode, count_episodes, ("published_claim_count", "published_people_count")),
         (Speaker, recount_speakers, SPEAKER_COUNTS),
         (Topic, recount_topics, TOPIC_COUNTS),
+        (Reference, recount_references, REFERENCE_COUNTS),
         (Podcast, recount_podcasts, ("public_episode_count", "public_claim_count")),
     ):
         ids = list(model._base_manager.order_by("pk").values_list("pk", flat=True))

@@ -2,6 +2,10 @@
 
 People are identified speakers, counted once each however many claims they made:
 "Recommended by 3 people". Unresolved voices are shown but never counted as people.
+
+The pages read what each reference keeps (claims.counters): its counts, exact, and the
+few people who named it most often (KEPT_NAMERS), so the most-named reference costs
+what the least does. The API still lists every person (namings_of).
 """
 
 from dataclasses import dataclass, field
@@ -12,8 +16,8 @@ from django.utils.text import Truncator
 
 from claims.models import Claim, ClaimReference, Reference, ReferenceKind, Role
 from claims.pagination import CappedPaginator, Exactly
-from claims.references import ROLE_ORDER, ROLE_PAST
-from claims.views import page_of
+from claims.references import KEPT_NAMERS, ROLE_ORDER, ROLE_PAST
+from episodes.models import Speaker
 
 REFERENCES_PER_PAGE = 30
 REFERENCE_CLAIMS_PER_PAGE = 50
@@ -23,16 +27,22 @@ HEAVY_CLAIM_FIELDS = ("episode__transcript", "episode__summary", "search_context
 
 @dataclass
 class Naming:
-    """How one role of a reference was named: the distinct people, and whether any
-    unresolved voice named it so too."""
+    """How one role of a reference was named: how many distinct people, those of them
+    listed (all, or on pages the busiest few), and whether any unresolved voice named
+    it so too."""
 
     role: Role
     people: list = field(default_factory=list)
+    people_count: int = 0
     by_unresolved_voice: bool = False
 
     @property
     def past(self) -> str:
         return ROLE_PAST[self.role]
+
+    @property
+    def others(self) -> int:
+        return self.people_count - len(self.people)
 
 
 def public_namings(references) -> QuerySet[ClaimReference]:
@@ -57,11 +67,35 @@ def namings_of(references: list[Reference]) -> None:
         else:
             person = {"slug": slug, "name": name}
             naming.people.append(person)
+            naming.people_count += 1
             people[reference_id].setdefault(slug, person)
     for reference in references:
         found = by_reference[reference.pk]
         reference.namings = [found[role] for role in Role.values if role in found]
         reference.people = sorted(people[reference.pk].values(), key=lambda p: p["name"])
+
+
+def kept_namings_of(references: list[Reference]) -> None:
+    """Give each reference its `namings` and `people` (the busiest few who named it, and
+    `people_others`, how many more) from its kept counts: one query, for their names."""
+    kept = [reference.public_namings.get(role) for reference in references for role in Role]
+    ids = {pk for naming in kept if naming for pk in naming["speakers"]}
+    ids |= {pk for reference in references for pk in reference.public_top_speakers}
+    names = Speaker.objects.filter(pk__in=ids).values_list("pk", "slug", "name")
+    people = {pk: {"slug": slug, "name": name} for pk, slug, name in names}
+    for reference in references:
+        reference.namings = [
+            Naming(
+                Role(role),
+                people=[people[pk] for pk in naming["speakers"] if pk in people],
+                people_count=naming["people"],
+                by_unresolved_voice=naming["unresolved"],
+            )
+            for role, naming in ((role, reference.public_namings.get(role)) for role in Role)
+            if naming
+        ]
+        reference.people = [people[pk] for pk in reference.public_top_speakers if pk in people]
+        reference.people_others = reference.public_people_count - len(reference.people)
 
 
 def chosen_filters(request) -> tuple[dict, list[str]]:
@@ -85,37 +119,34 @@ def reference_list(request):
     references = Reference.objects.all()
     if "kind" in chosen:
         references = references.filter(kind=chosen["kind"])
-    paginator = CappedPaginator(
-        references.with_public_counts(role=chosen.get("role")).order_by(
-            "-people_count", "title", "pk"
-        ),
-        REFERENCES_PER_PAGE,
-        count=Exactly(references.count_named_publicly(role=chosen.get("role"))),
-    )
+    references = references.named_publicly(role=chosen.get("role"))
+    paginator = CappedPaginator(references, REFERENCES_PER_PAGE, count=Exactly(references.count()))
     page = paginator.get_page(request.GET.get("page"))
-    # The page's references themselves: as a queryset, namings_of() would repeat the
-    # whole ranking as a subquery (half a second at a million claims).
     page.object_list = list(page.object_list)
-    namings_of(page.object_list)
+    kept_namings_of(page.object_list)
     context = {
         "page": page,
         "chosen": chosen,
         "problems": problems,
         "kinds": ReferenceKind.choices,
         "roles": Role.choices,
+        "kept_namers": KEPT_NAMERS,
     }
     return render(request, "claims/reference_list.html", context)
 
 
 def reference_detail(request, slug):
     # Only references named in a public claim have a page.
-    reference = get_object_or_404(Reference.objects.with_public_counts(), slug=slug)
+    reference = get_object_or_404(Reference.objects.named_publicly(), slug=slug)
     namings = (
         public_namings([reference])
         .select_related("claim__episode__podcast", "claim__speaker")
         .defer(*(f"claim__{name}" for name in HEAVY_CLAIM_FIELDS))
         .order_by(ROLE_ORDER, "-claim__episode__air_date", "claim__episode_id", "claim__number")
     )
-    page = page_of(request, namings, REFERENCE_CLAIMS_PER_PAGE)
-    namings_of([reference])
-    return render(request, "claims/reference_detail.html", {"reference": reference, "page": page})
+    count = Exactly(reference.public_naming_count)
+    paginator = CappedPaginator(namings, REFERENCE_CLAIMS_PER_PAGE, count=count)
+    page = paginator.get_page(request.GET.get("page"))
+    kept_namings_of([reference])
+    context = {"reference": reference, "page": page, "kept_namers": KEPT_NAMERS}
+    return render(request, "claims/reference_detail.html", context)

@@ -9,14 +9,15 @@ from django.db import models
 from django.db.models import (
     Case,
     Count,
+    F,
     IntegerField,
-    OuterRef,
     Q,
     QuerySet,
-    Subquery,
     Value,
     When,
 )
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
 from django.urls import reverse
 
 from claims.querysets import public_q
@@ -49,6 +50,11 @@ ROLE_PAST = {
 }
 
 
+# A reference keeps this many of the people who named it, per role and overall: pages
+# name them and say how many others there are ("recommended by Ada, Ben and 398 others").
+KEPT_NAMERS = 10
+
+
 # Roles in the order pages list them, as an expression to order by.
 ROLE_ORDER = Case(
     *(When(role=role, then=Value(place)) for place, role in enumerate(Role.values)),
@@ -57,9 +63,26 @@ ROLE_ORDER = Case(
 
 
 class ReferenceQuerySet(RecordQuerySet):
+    def named_publicly(self, role: str | None = None) -> QuerySet["Reference"]:
+        """References a public claim names (in `role`, if given), most people first, from
+        their kept counts (claims.counters): no claim or naming is read."""
+        if not role:
+            return self.filter(public_claim_count__gt=0).order_by(
+                "-public_people_count", "title", "pk"
+            )
+        # A few thousand references at most: their kept counts for one role are sorted
+        # as they are read (an index per role would be four more to keep).
+        people = Cast(KT(f"public_namings__{role}__people"), IntegerField())
+        return (
+            self.filter(public_namings__has_key=role)
+            .alias(role_people=people)
+            .order_by("-role_people", "title", "pk")
+        )
+
     def with_public_counts(self, role: str | None = None) -> QuerySet["Reference"]:
         """References named by at least one public claim (in `role`, if given), annotated
-        with `people_count` (distinct identified speakers) and `claim_count`."""
+        with `people_count` (distinct identified speakers) and `claim_count`, counted from
+        the namings: the API's, which lists every person; pages read named_publicly()."""
         condition = public_q(prefix="named_in__claim__")
         if role:
             condition &= Q(named_in__role=role)
@@ -68,21 +91,6 @@ class ReferenceQuerySet(RecordQuerySet):
             people_count=Count("named_in__claim__speaker", distinct=True),
             claim_count=Count("named_in__claim", distinct=True),
         )
-
-    def count_named_publicly(self, role: str | None = None) -> int:
-        """How many of these references a public claim names (in `role`, if given), as
-        with_public_counts() would list them.
-
-        Each reference looks for its first such naming through the index on it: a few
-        thousand short reads. Counting the grouped rows of with_public_counts() joined
-        every naming to its claim (0.3 s at a million claims); the LIMIT 1 keeps
-        PostgreSQL from planning this subquery as that join again.
-        """
-        namings = ClaimReference.objects.filter(
-            public_q(prefix="claim__"), reference=OuterRef("pk"), **({"role": role} if role else {})
-        )
-        first = Subquery(namings.order_by().values("pk")[:1])
-        return self.alias(first=first).filter(first__isnull=False).count()
 
 
 class ClaimReferenceQuerySet(RecordQuerySet):
@@ -103,6 +111,15 @@ class Reference(models.Model):
     slug = models.SlugField(
         max_length=100, unique=True, help_text="Its address: /references/<slug>/. Never reused."
     )
+    # Kept by claims.counters with every public change; `manage.py recount` repairs them.
+    # The public claims that name it, and the distinct identified people who did.
+    public_claim_count = models.PositiveIntegerField("public claims", default=0, editable=False)
+    public_people_count = models.PositiveIntegerField("people", default=0, editable=False)
+    # Per role named publicly: {role: {"namings": public claims naming it so, "people": n,
+    # "unresolved": bool, "speakers": [id…]}}, the speakers being the KEPT_NAMERS who named it so most often (ties by id).
+    public_namings = models.JSONField(default=dict, editable=False)
+    # The KEPT_NAMERS who named it most often in any role: pages name a bounded few.
+    public_top_speakers = models.JSONField(default=list, editable=False)
 
     objects = ReferenceQuerySet.as_manager()
 
@@ -114,12 +131,27 @@ class Reference(models.Model):
             ),
             models.CheckConstraint(condition=web_url_or_blank("url"), name="reference_url_web"),
         ]
+        indexes = [
+            # /references/: those named publicly, most people first.
+            models.Index(
+                F("public_people_count").desc(),
+                "title",
+                "id",
+                condition=Q(public_claim_count__gt=0),
+                name="reference_by_people",
+            ),
+        ]
 
     def __str__(self):
         return f"{self.title} ({self.creator})" if self.creator else self.title
 
     def get_absolute_url(self):
         return reverse("claims:reference_detail", kwargs={"slug": self.slug})
+
+    @property
+    def public_naming_count(self) -> int:
+        """Its public namings (a claim naming it in two roles, twice): its page's length."""
+        return sum(naming["namings"] for naming in self.public_namings.values())
 
 
 class ClaimReference(models.Model):

@@ -10,7 +10,7 @@ from django.db.models.signals import m2m_changed, post_delete, post_save, pre_sa
 from django.dispatch import receiver
 
 from claims import counters
-from claims.models import Claim
+from claims.models import Claim, ClaimReference
 from claims.public_record import readers_see_change_to
 from episodes.models import Appearance, Episode, Speaker, Transcript
 from ledger.models import unseen_by_readers
@@ -101,3 +101,22 @@ def appearance_changed(sender, instance: Appearance, raw: bool = False, **kwargs
     if not raw:
         before = instance.__dict__.pop("_speaker_before", None)
         counters.appearances_changed({instance.speaker_id, before} - {None})
+
+
+@receiver(pre_save, sender=ClaimReference, dispatch_uid="claims-naming-saving")
+def naming_saving(sender, instance: ClaimReference, raw: bool = False, **kwargs) -> None:
+    # An editor may point an existing naming at another reference: both are recounted.
+    if not raw and instance.pk:
+        before = ClaimReference.objects.filter(pk=instance.pk).values_list("reference", flat=True)
+        instance._reference_before = before.first()
+
+
+@receiver(post_save, sender=ClaimReference, dispatch_uid="claims-naming-saved")
+@receiver(post_delete, sender=ClaimReference, dispatch_uid="claims-naming-deleted")
+def naming_changed(sender, instance: ClaimReference, raw: bool = False, **kwargs) -> None:
+    """The claim's admin inline, or a claim deleted with its namings. The importer creates
+    namings in bulk and recounts itself (claims.ledger_io.write)."""
+    if not raw:
+        before = instance.__dict__.pop("_reference_before", None)
+        references = {instance.reference_id, before} - {None}
+        counters.references_changed([instance.claim_id], references)

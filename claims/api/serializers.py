@@ -280,7 +280,7 @@ class RoleCountSerializer(serializers.Serializer):
     def to_representation(self, naming):
         return {
             "role": str(naming.role),
-            "people_count": len(naming.people),
+            "people_count": naming.people_count,
             "by_unresolved_voice": naming.by_unresolved_voice,
         }
 

@@ -129,18 +129,19 @@ def changed_links(plan, key, values: dict, current: Claim | None) -> list[str]:
     return changed
 
 
-def write_links(plan) -> set[int]:
+def write_links(plan) -> tuple[set[int], set[int]]:
     """Give each claim the file changed exactly its links: new links in bulk, and one
-    delete per claim that loses some. Returns the ids of the topics linked or unlinked."""
+    delete per claim that loses some. Returns the ids of the topics, and of the
+    references, linked or unlinked."""
     if not plan.to_link:
-        return set()
+        return set(), set()
     episode_ids = {plan.episodes[key[:2]].pk for key, _, _ in plan.to_link}
     claims = Claim.objects.filter(episode_id__in=episode_ids)
     claim_ids = {
         (episode_id, number): pk
         for pk, episode_id, number in claims.values_list("pk", "episode_id", "number")
     }
-    new_topics, new_references, unlinked = [], [], set()
+    new_topics, new_references, unlinked, unnamed = [], [], set(), set()
     for key, values, _ in plan.to_link:
         pk = claim_ids[(plan.episodes[key[:2]].pk, key[2])]
         if "topics" in values:
@@ -155,6 +156,7 @@ def write_links(plan) -> set[int]:
             before, after = plan.linked_references[pk], set(values["references"])
             for role, slug in before - after:
                 ClaimReference.objects.filter(claim_id=pk, role=role, reference__slug=slug).delete()
+                unnamed.add(slug)
             new_references += [
                 ClaimReference(claim_id=pk, reference=plan.references[slug], role=role)
                 for role, slug in after - before
@@ -163,6 +165,10 @@ def write_links(plan) -> set[int]:
     ClaimReference.objects.bulk_create(new_references, batch_size=BATCH_SIZE)
     # Links are rows of their own: no claim's save tells readers' caches of them.
     ledger_changed()
-    return {link.topic_id for link in new_topics} | set(
+    topics = {link.topic_id for link in new_topics} | set(
         Topic.objects.filter(slug__in=unlinked).values_list("pk", flat=True)
     )
+    references = {naming.reference_id for naming in new_references} | set(
+        Reference.objects.filter(slug__in=unnamed).values_list("pk", flat=True)
+    )
+    return topics, references

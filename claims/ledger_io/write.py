@@ -65,13 +65,19 @@ def write_plan(plan: Plan) -> None:
         for claim, change in zip(created + updated, changes, strict=True)
         if "resolution_sources" in change.changes
     )
-    relinked_topics = write_topics_and_references(plan)
-    episode_ids = {claim.episode_id for claim in created + updated}
+    relinked = write_topics_and_references(plan)
+    recount_written(plan, created + updated, new_episodes, *relinked)
+
+
+def recount_written(plan: Plan, claims, new_episodes, topics, references) -> None:
+    """Count again what the import moved: the claims' episodes, speakers, topics and
+    references, and the topics and references it linked or unlinked."""
+    episode_ids = {claim.episode_id for claim in claims}
     counters.recount_episodes(episode_ids | new_episodes)
     # Appearances were replaced in bulk: those removed were recounted as they went
     # (claims.signals), those written are recounted here.
     counters.recount_speakers(
-        {claim.speaker_id for claim in created + updated}
+        {claim.speaker_id for claim in claims}
         | {change.before["speaker"] for _, _, change in plan.to_update["claim"]}
         | {
             plan.speakers[entry["speaker"]].pk
@@ -80,7 +86,8 @@ def write_plan(plan: Plan) -> None:
         }
     )
     # By episode, not by claim: a large import names fewer episodes than claims.
-    counters.recount_topics(relinked_topics | counters.topics_of_episodes(episode_ids))
+    counters.recount_topics(topics | counters.topics_of_episodes(episode_ids))
+    counters.recount_references(references | counters.references_of_episodes(episode_ids))
 
 
 def write_records(plan: Plan, kind: str, model, relations: dict) -> set[int]:

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('claims', '0016_topic_counts'),
+        ('claims', '0017_reference_counts'),
         ('episodes', '0007_appearances'),
     ]
 

@@ -12,7 +12,7 @@ def named_how(namings) -> str:
     """
     parts = []
     for naming in namings:
-        count = len(naming.people)
+        count = naming.people_count
         if count and not parts:
             who = f"{count} {'person' if count == 1 else 'people'}"
         elif count:

@@ -11,7 +11,16 @@ from hypothesis import strategies as st
 
 from claims import counters
 from claims.counters import recount_claims
-from claims.models import Attribution, Claim, ClaimStatus, ClaimType, Topic
+from claims.models import (
+    Attribution,
+    Claim,
+    ClaimReference,
+    ClaimStatus,
+    ClaimType,
+    Reference,
+    Topic,
+)
+from claims.models import Role as NamedAs
 from episodes.models import ROLE_ORDER, Appearance, Episode, Podcast, Role, Speaker, Status
 from tests.claims.ledger_files import as_json, document, run_import
 from tests.factories import make_appearance, make_claim, make_episode, make_podcast, make_speaker
@@ -29,7 +38,38 @@ def kept_counts():
         counted(Speaker, counters.SPEAKER_COUNTS),
         counted(Podcast, ("public_episode_count", "public_claim_count")),
         counted(Topic, counters.TOPIC_COUNTS),
+        counted(Reference, counters.REFERENCE_COUNTS),
     )
+
+
+def busiest(namings: Counter) -> list[int]:
+    return sorted(namings, key=lambda pk: (-namings[pk], pk))[: counters.KEPT_NAMERS]
+
+
+def true_reference_counts():
+    references = {}
+    for reference in Reference.objects.order_by("pk"):
+        public = ClaimReference.objects.filter(
+            reference=reference,
+            claim__status=ClaimStatus.PUBLISHED,
+            claim__episode__status=Status.PUBLISHED,
+        )
+        overall, namings = Counter(), {}
+        for role in NamedAs.values:
+            speakers = list(public.filter(role=role).values_list("claim__speaker", flat=True))
+            if not speakers:
+                continue
+            by_speaker = Counter(pk for pk in speakers if pk is not None)
+            overall.update(by_speaker)
+            namings[role] = {
+                "namings": len(speakers),
+                "people": len(by_speaker),
+                "unresolved": None in speakers,
+                "speakers": busiest(by_speaker),
+            }
+        claims = public.values("claim").distinct().count()
+        references[reference.pk] = [claims, len(overall), namings, busiest(overall)]
+    return references
 
 
 def true_counts():
@@ -72,7 +112,7 @@ def true_counts():
             len(by_speaker),
             top[: counters.KEPT_SPEAKERS],
         ]
-    return episodes, speakers, podcasts, topics
+    return episodes, speakers, podcasts, topics, true_reference_counts()
 
 
 @pytest.fixture
@@ -81,6 +121,8 @@ def ledger(db):
     episodes = [make_episode(podcast), make_episode(podcast, status=Status.DRAFT), make_episode()]
     for name in ("Testing", "Pricing"):
         Topic.objects.create(name=name, slug=name.lower())
+    for title in ("Deploys", "Pytest"):
+        Reference.objects.create(kind="book", title=title, slug=title.lower())
     return episodes, [make_speaker(), make_speaker(), make_speaker()]
 
 
@@ -184,6 +226,35 @@ def remove_appearance(episodes, speakers, choice):
         appearances[choice % len(appearances)].delete()
 
 
+def name_one(episodes, speakers, choice):
+    """As the claim's admin inline adds a naming."""
+    claims = list(Claim.objects.order_by("pk"))
+    if claims:
+        naming = {
+            "claim": claims[choice % len(claims)],
+            "reference": Reference.objects.order_by("pk")[choice % 2],
+            "role": NamedAs.values[choice % 4],
+        }
+        if not ClaimReference.objects.filter(**naming).exists():
+            ClaimReference.objects.create(**naming)
+
+
+def unname_one(episodes, speakers, choice):
+    """As the inline removes a naming, or points it at the other reference."""
+    namings = list(ClaimReference.objects.order_by("pk"))
+    if not namings:
+        return
+    naming = namings[choice % len(namings)]
+    if choice % 2:
+        naming.delete()
+        return
+    other = Reference.objects.exclude(pk=naming.reference_id).get()
+    taken = ClaimReference.objects.filter(claim=naming.claim, reference=other, role=naming.role)
+    if not taken.exists():
+        naming.reference = other
+        naming.save()
+
+
 EDITS = [
     add_claim,
     publish_a_draft,
@@ -197,6 +268,8 @@ EDITS = [
     add_appearance,
     change_appearance,
     remove_appearance,
+    name_one,
+    unname_one,
 ]
 
 
@@ -206,8 +279,13 @@ EDITS = [
 @given(st.lists(st.tuples(st.sampled_from(EDITS), st.integers(0, 50)), max_size=16))
 def test_random_edits_leave_every_count_equal_to_a_recount(ledger, edits):
     episodes, speakers = ledger
-    # One kept speaker per topic, so which one it keeps is checked too.
-    with patch("claims.counters.KEPT_SPEAKERS", 1), transaction.atomic():
+    # One kept speaker per topic and per reference's role, so which one it keeps is
+    # checked too.
+    with (
+        patch("claims.counters.KEPT_SPEAKERS", 1),
+        patch("claims.counters.KEPT_NAMERS", 1),
+        transaction.atomic(),
+    ):
         for edit, choice in edits:
             edit(episodes, speakers, choice)
             assert [*kept_counts()] == [*true_counts()], edit.__name__
@@ -344,3 +422,41 @@ def test_an_import_counts_the_episodes_and_roles_of_the_people_it_lists(tmp_path
     ben = Speaker.objects.get(slug="ben-sample")
     assert (ada.public_episode_count, ada.public_roles) == (0, [])
     assert (ben.public_episode_count, ben.public_roles) == (1, ["host"])
+
+
+def test_an_import_counts_the_references_it_names_and_unnames(tmp_path):
+    doc = document()
+    doc["references"] = [{"slug": "pytest", "kind": "tool", "title": "pytest"}]
+    for claim in doc["episodes"][0]["claims"]:
+        claim["references"] = [{"role": "uses", "slug": "pytest"}]
+    run_import(tmp_path, as_json(doc))
+    pytest_ = Reference.objects.get(slug="pytest")
+    ben = Speaker.objects.get(slug="ben-sample")
+    # Two published claims, one by an unresolved voice; the third is a draft.
+    assert (pytest_.public_claim_count, pytest_.public_people_count) == (2, 1)
+    assert pytest_.public_namings == {
+        "uses": {"namings": 2, "people": 1, "unresolved": True, "speakers": [ben.pk]}
+    }
+
+    doc["episodes"][0]["claims"][0]["references"] = []
+    run_import(tmp_path, as_json(doc))
+
+    pytest_.refresh_from_db()
+    assert (pytest_.public_claim_count, pytest_.public_people_count) == (1, 0)
+    assert pytest_.public_namings == {
+        "uses": {"namings": 1, "people": 0, "unresolved": True, "speakers": []}
+    }
+    assert pytest_.public_top_speakers == []
+
+
+def test_recount_repairs_a_reference_count_that_drifted_and_says_so(capsys):
+    claim = make_claim()
+    book = Reference.objects.create(kind="book", title="Deploys", slug="deploys")
+    ClaimReference.objects.create(claim=claim, reference=book, role=NamedAs.USES)
+    Reference.objects.filter(pk=book.pk).update(public_people_count=5, public_top_speakers=[])
+
+    call_command("recount")
+
+    book.refresh_from_db()
+    assert (book.public_people_count, book.public_top_speakers) == (1, [claim.speaker_id])
+    assert "Counts that were wrong: 1 references." in capsys.readouterr().out

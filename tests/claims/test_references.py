@@ -4,6 +4,7 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from claims.models import Attribution, ClaimReference, Reference, Role
+from claims.references import KEPT_NAMERS
 from episodes.models import Status
 from tests.factories import make_claim, make_episode, make_ledger, make_speaker
 
@@ -209,22 +210,22 @@ def ledger(request):
     return ledger
 
 
-def test_reference_list_query_count(client, ledger, django_assert_num_queries):
-    # the ledger's version; then
+@pytest.mark.parametrize("params", [{}, {"role": "recommends"}, {"kind": "book", "role": "uses"}])
+def test_reference_list_query_count(client, ledger, params, django_assert_num_queries):
+    # the ledger's version; then, from the references' kept counts (no naming is read)
     # 1. count of references named in public claims, for the paginator
-    # 2. the page of references with their people and claim counts
-    # 3. who named each reference on the page, and how
+    # 2. the page of references
+    # 3. the names of the people each keeps
     with django_assert_num_queries(4):
-        assert client.get("/references/", {"role": "recommends"}).status_code == 200
+        assert client.get("/references/", params).status_code == 200
 
 
 def test_reference_page_query_count(client, ledger, django_assert_num_queries):
     # the ledger's version; then
-    # 1. the reference, with its public counts
-    # 2. count of its public namings, for the paginator
-    # 3. the page of them, with claim, episode, podcast and speaker
-    # 4. who named it, and how
-    with django_assert_num_queries(5):
+    # 1. the reference, with its kept counts (its public namings page it: none counted)
+    # 2. the page of its public namings, with claim, episode, podcast and speaker
+    # 3. the names of the people it keeps
+    with django_assert_num_queries(4):
         assert client.get("/references/the-careful-deploy/").status_code == 200
 
 
@@ -244,3 +245,32 @@ def test_a_claim_named_in_two_roles_is_listed_under_each_with_its_own_id(client)
 
     assert html.count("Read it, then argue.") == 2
     assert f'id="recommends-{claim.pk}"' in html and f'id="mentions-{claim.pk}"' in html
+
+
+def test_past_the_kept_few_the_pages_say_how_many_others_named_it(client):
+    book = reference()
+    people = [
+        make_speaker(name=f"Person {n:02}", slug=f"person-{n:02}") for n in range(KEPT_NAMERS + 3)
+    ]
+    # Person 00 recommends it three times, Person 01 twice: they are named first.
+    for speaker in [people[0], people[0], people[0], people[1], *people[1:]]:
+        named(make_claim(speaker=speaker), book)
+    named(make_claim(speaker=people[5]), book, Role.CRITICISES)
+
+    listed = client.get("/references/").content.decode()
+    page = client.get("/references/the-careful-deploy/").content.decode()
+
+    assert f"Recommended by {KEPT_NAMERS + 3} people · criticised by 1" in listed
+    assert listed.index(">Person 00<") < listed.index(">Person 01<") < listed.index(">Person 02<")
+    assert ">Person 10<" not in listed and "and 3 others</p>" in listed
+    assert "Recommended by <a" in page and "and 3 others</li>" in page
+    assert 'Criticised by <a href="/speakers/person-05/">Person 05</a></li>' in page
+
+
+def test_a_renamed_speaker_is_named_anew_on_the_pages(client):
+    ada = make_speaker(name="Ada Example")
+    named(make_claim(speaker=ada), reference())
+    ada.name = "Ada Renamed"
+    ada.save()
+
+    assert ">Ada Renamed<" in client.get("/references/").content.decode()
