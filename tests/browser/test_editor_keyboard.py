@@ -13,6 +13,8 @@ from tests.browser.checks import tab_to
 
 EPISODE = "Keys Only: An Example Episode"
 PUBLIC_PATH = "/episodes/example-show/keys-only-an-example-episode/"
+# How long to wait for what the server sends (an autocomplete's matches) before failing.
+SLOW_SERVER_MS = 20_000
 CLAIMS = [
     # (type, excerpt, speaker or None for an unresolved voice)
     (
@@ -26,11 +28,18 @@ CLAIMS = [
 
 
 def choose(page, text):
-    """In a focused autocomplete: open its list, type, take the highlighted match."""
+    """In a focused autocomplete: open its list, type, take the highlighted match.
+
+    The match arrives from the server, and the list closes after Enter: on a busy
+    machine either takes seconds, and a Tab pressed before the list has closed lands
+    on the page's body.
+    """
     page.keyboard.press("Enter")
     page.keyboard.type(text)
-    expect(page.locator(".select2-results__option--highlighted")).to_have_text(text)
+    match = page.locator(".select2-results__option--highlighted")
+    expect(match).to_have_text(text, timeout=SLOW_SERVER_MS)
     page.keyboard.press("Enter")
+    expect(page.locator(".select2-container--open")).to_have_count(0, timeout=SLOW_SERVER_MS)
 
 
 def type_into(page, target, text):
