@@ -6,9 +6,12 @@ from django.forms.models import BaseInlineFormSet
 from django.utils.functional import cached_property
 
 from claims import verbatim
+from claims.admin.widgets import PlainWidgetRenderer
 from claims.history import ClaimChange, stored_state
 from claims.models import Claim, ClaimStatus, Verification
 from claims.nearest import explain_not_found
+
+PLAIN_WIDGETS = PlainWidgetRenderer()
 
 
 class ClaimForm(forms.ModelForm):
@@ -119,12 +122,19 @@ class ClaimInlineForm(ClaimForm):
     # Said once on the claim's own page; repeated under every claim of an episode
     # they would push each claim's fields onto separate lines.
     QUIET_FIELDS = ("number", "excerpt", "speaker", "unresolved_label", "timestamp", "summary")
+    # Said once above the drafts, each row's field described by it.
+    SHARED_HELP = ("publish_unverified",)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for name in self.QUIET_FIELDS:
             if name in self.fields:
                 self.fields[name].help_text = ""
+        formset_prefix = self.prefix.rsplit("-", 1)[0]
+        for name in self.SHARED_HELP:
+            if name in self.fields:
+                self.fields[name].help_text = ""
+                self.fields[name].widget.attrs["aria-describedby"] = f"{formset_prefix}-help-{name}"
 
     def has_changed(self):
         # The blank claim below the ledger comes with its number filled in: the
@@ -136,11 +146,24 @@ class ClaimInlineForm(ClaimForm):
 
 class ClaimInlineFormSet(BaseInlineFormSet):
     def __init__(self, *args, **kwargs):
+        # Eighty drafts, a dozen widgets each: written without a template each (the
+        # formset's renderer, which its forms take, is otherwise the factory's default).
+        self.renderer = PLAIN_WIDGETS
         super().__init__(*args, **kwargs)
         # The blank claim below the ledger takes the next number: after the highest
         # of the claims on the page (read for the page anyway), never a gap's.
         numbers = [claim.number for claim in (*self.get_queryset(), *self.settled_claims)]
         self.initial_extra = [{"number": max(numbers, default=0) + 1}]
+
+    @property
+    def shared_help(self) -> list[tuple[str, str, str]]:
+        """(id, label, text) of the help said once for all the rows (ClaimInlineForm.SHARED_HELP)."""
+        fields = self.form.base_fields
+        return [
+            (f"{self.prefix}-help-{name}", fields[name].label, fields[name].help_text)
+            for name in ClaimInlineForm.SHARED_HELP
+            if name in fields
+        ]
 
     @cached_property
     def settled_claims(self) -> list[Claim]:
