@@ -30,11 +30,15 @@ CLAIMS = [
 def choose(page, text):
     """In a focused autocomplete: open its list, type, take the highlighted match.
 
-    The match arrives from the server, and the list closes after Enter: on a busy
-    machine either takes seconds, and a Tab pressed before the list has closed lands
-    on the page's body.
+    The list opens after Enter, its match arrives from the server, and it closes after
+    the second Enter: on a busy machine each takes a while, and a key pressed too soon
+    goes astray (typing before the search box has the focus, or a Tab before the list
+    has closed, which lands on the page's body).
     """
     page.keyboard.press("Enter")
+    # Typed before the list's search box has the focus, the text would be lost.
+    search = page.locator(".select2-container--open .select2-search__field")
+    expect(search).to_be_focused(timeout=SLOW_SERVER_MS)
     page.keyboard.type(text)
     match = page.locator(".select2-results__option--highlighted")
     expect(match).to_have_text(text, timeout=SLOW_SERVER_MS)
