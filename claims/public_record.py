@@ -50,6 +50,11 @@ def episodes_with_counts(episodes: QuerySet[Episode]) -> QuerySet[Episode]:
     )
 
 
+def public_claim_total() -> int:
+    """How many public claims the ledger has, summed from the podcasts' kept counts."""
+    return Podcast.objects.aggregate(n=Sum("public_claim_count"))["n"] or 0
+
+
 def totals() -> dict[str, int]:
     """The home page's figures: public claims, episodes, people and podcasts (two queries
     over the podcasts' and speakers' kept counts, whatever the size of the ledger)."""

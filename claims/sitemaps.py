@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.functional import cached_property
 
 from claims.models import Claim, ClaimReference, Reference, Topic
+from claims.public_record import public_claim_total
 from episodes.models import Episode, Podcast, Speaker
 from ledger.models import current_version
 
@@ -204,7 +205,7 @@ class ClaimSitemap(LedgerSitemap):
         return item["lastmod"]
 
     def count(self):
-        return Podcast.objects.aggregate(n=Sum("public_claim_count"))["n"] or 0
+        return public_claim_total()
 
 
 SITEMAPS = {

@@ -4,13 +4,14 @@ Both read the counts each topic keeps (claims.counters): counting a topic's clai
 their types and their speakers on every visit grew with the ledger (docs/performance.md).
 """
 
-from django.db.models import Exists, OuterRef, Sum
+from django.db.models import Exists, OuterRef
 from django.shortcuts import get_object_or_404, render
 
 from claims.models import Claim, Topic
 from claims.pagination import CappedPaginator, Exactly
+from claims.public_record import public_claim_total
 from claims.querysets import ordered_mix
-from episodes.models import Podcast, Speaker
+from episodes.models import Speaker
 
 TOPIC_CLAIMS_PER_PAGE = 50
 
@@ -52,8 +53,7 @@ def tagged_claims(topic, page):
     topic² > ledger × claims shown down to this page.
     """
     claims = Claim.objects.published()
-    ledger = Podcast.objects.aggregate(claims=Sum("public_claim_count"))["claims"] or 0
-    if walks_faster(topic.public_claim_count, ledger, TOPIC_CLAIMS_PER_PAGE * page):
+    if walks_faster(topic.public_claim_count, public_claim_total(), TOPIC_CLAIMS_PER_PAGE * page):
         links = Claim.topics.through.objects.filter(topic=topic, claim=OuterRef("pk"))
         return claims.filter(Exists(links))
     return claims.filter(topics=topic)
