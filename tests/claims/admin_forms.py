@@ -1,4 +1,4 @@
-"""POST data for the claim's change form in the admin, as a browser would send it."""
+"""POST data for the admin's change forms of a claim and of an episode, as a browser would send it."""
 
 
 def claim_change_form(claim, **fields):
@@ -46,4 +46,29 @@ def links_formset(prefix, links):
         data[f"{prefix}-{index}-relation"] = relation
         data[f"{prefix}-{index}-{other}"] = claim.pk
         data[f"{prefix}-{index}-note"] = note
+    return data
+
+
+def episode_change_form(episode, claims=(), appearances=(), initial_appearances=0):
+    """The episode's change form as the episode fills it now, with `claims` (each a dict of
+    an inline claim row's fields, all of them existing claims) and `appearances` (each a
+    dict of an appearance row's fields; the first `initial_appearances` of them existing)."""
+    data = {
+        "podcast": episode.podcast_id,
+        "title": episode.title,
+        "slug": episode.slug,
+        "air_date": episode.air_date,
+        "status": episode.status,
+        "original_url": episode.original_url,
+        "audio_url": "",
+        "summary": "",
+        "transcript": "",
+        "claims-TOTAL_FORMS": len(claims),
+        "claims-INITIAL_FORMS": len(claims),
+        "appearances-TOTAL_FORMS": len(appearances),
+        "appearances-INITIAL_FORMS": initial_appearances,
+    }
+    for prefix, rows in (("claims", claims), ("appearances", appearances)):
+        for index, row in enumerate(rows):
+            data.update({f"{prefix}-{index}-{name}": value for name, value in row.items()})
     return data

@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from claims.models import Attribution, Claim, ClaimRevision, ClaimStatus, RevisionKind
 from episodes.models import Status
-from tests.claims.admin_forms import claim_change_form
+from tests.claims.admin_forms import claim_change_form, episode_change_form
 from tests.claims.ledger_files import as_json, document, failed_import, run_import
 from tests.factories import make_claim, make_episode, make_speaker
 
@@ -198,10 +198,9 @@ def test_publishing_from_the_claims_list_is_kept_with_who_did_it(editor_client, 
 
 def inline_form(published, **claim_fields):
     """The episode's change form with its one claim, as the browser sends it."""
-    episode = published.episode
     claim = {
         "id": published.pk,
-        "episode": episode.pk,
+        "episode": published.episode_id,
         "number": 1,
         "type": published.type,
         "excerpt": published.excerpt,
@@ -214,22 +213,7 @@ def inline_form(published, **claim_fields):
         "correction_note": "",
         **claim_fields,
     }
-    return {
-        "podcast": episode.podcast_id,
-        "title": episode.title,
-        "slug": episode.slug,
-        "air_date": episode.air_date,
-        "status": episode.status,
-        "original_url": episode.original_url,
-        "audio_url": "",
-        "summary": "",
-        "transcript": "",
-        "claims-TOTAL_FORMS": 1,
-        "claims-INITIAL_FORMS": 1,
-        "appearances-TOTAL_FORMS": 0,
-        "appearances-INITIAL_FORMS": 0,
-        **{f"claims-0-{name}": value for name, value in claim.items()},
-    }
+    return episode_change_form(published.episode, claims=[claim])
 
 
 def test_the_episode_page_takes_no_change_to_a_published_claim(editor_client, published):

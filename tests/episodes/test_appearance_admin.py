@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from episodes.models import Appearance, Role
+from tests.claims.admin_forms import episode_change_form
 from tests.factories import make_appearance, make_episode, make_speaker
 
 pytestmark = pytest.mark.django_db
@@ -15,28 +16,6 @@ pytestmark = pytest.mark.django_db
 def editor_client(client, editor):
     client.force_login(editor)
     return client
-
-
-def change_form(episode, appearances, initial=0):
-    """POST data for the episode's change page with `appearances` as its inline rows."""
-    data = {
-        "podcast": episode.podcast_id,
-        "title": episode.title,
-        "slug": episode.slug,
-        "air_date": episode.air_date,
-        "status": episode.status,
-        "original_url": episode.original_url,
-        "audio_url": "",
-        "summary": "",
-        "transcript": "",
-        "claims-TOTAL_FORMS": 0,
-        "claims-INITIAL_FORMS": 0,
-        "appearances-TOTAL_FORMS": len(appearances),
-        "appearances-INITIAL_FORMS": initial,
-    }
-    for i, row in enumerate(appearances):
-        data.update({f"appearances-{i}-{name}": value for name, value in row.items()})
-    return data
 
 
 def test_the_episode_page_offers_appearances_with_speaker_autocomplete(editor_client):
@@ -59,9 +38,12 @@ def test_an_editor_adds_a_host_and_a_guest(editor_client):
 
     response = editor_client.post(
         url,
-        change_form(
+        episode_change_form(
             episode,
-            [{"speaker": ada.pk, "role": Role.HOST}, {"speaker": ben.pk, "role": Role.GUEST}],
+            appearances=[
+                {"speaker": ada.pk, "role": Role.HOST},
+                {"speaker": ben.pk, "role": Role.GUEST},
+            ],
         ),
     )
 
@@ -79,9 +61,12 @@ def test_the_same_speaker_twice_is_refused_with_a_reason(editor_client):
 
     response = editor_client.post(
         url,
-        change_form(
+        episode_change_form(
             episode,
-            [{"speaker": ada.pk, "role": Role.HOST}, {"speaker": ada.pk, "role": Role.GUEST}],
+            appearances=[
+                {"speaker": ada.pk, "role": Role.HOST},
+                {"speaker": ada.pk, "role": Role.GUEST},
+            ],
         ),
     )
 
@@ -114,7 +99,12 @@ def test_an_editor_removes_an_appearance(editor_client):
     row = {"id": appearance.pk, "episode": episode.pk, "speaker": appearance.speaker_id}
 
     response = editor_client.post(
-        url, change_form(episode, [{**row, "role": Role.GUEST, "DELETE": "on"}], initial=1)
+        url,
+        episode_change_form(
+            episode,
+            appearances=[{**row, "role": Role.GUEST, "DELETE": "on"}],
+            initial_appearances=1,
+        ),
     )
 
     assert response.status_code == 302
