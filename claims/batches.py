@@ -2,6 +2,7 @@
 
 from collections.abc import Iterator
 from functools import reduce
+from itertools import islice
 from operator import and_, attrgetter, or_
 
 from django.db import connections
@@ -33,6 +34,14 @@ def in_batches(queryset: QuerySet, size: int) -> Iterator:
             return
         last = batch[-1].pk
         position = after(ordering, batch[-1], connections[queryset.db].vendor)
+
+
+def in_lists(queryset: QuerySet, size: int) -> Iterator[list]:
+    """Every row of `queryset` in its order, read as in_batches() reads them, in lists of
+    `size` (the last one shorter): for work done once per batch of rows."""
+    rows = in_batches(queryset, size)
+    while batch := list(islice(rows, size)):
+        yield batch
 
 
 def after(ordering: list[str], row, vendor: str) -> Q:

@@ -1,6 +1,9 @@
 from django import forms
 from django.contrib import admin
+from django.contrib.admin.widgets import AutocompleteSelect
+from django.contrib.contenttypes.models import ContentType
 from django.db import models
+from django.forms.models import BaseInlineFormSet
 
 from episodes import transcripts
 from episodes.models import Appearance, Episode, Podcast, Speaker, Status, Transcript
@@ -111,14 +114,60 @@ def read_upload(upload) -> bytes:
     return upload.read(transcripts.MAX_UPLOAD_BYTES + 1)
 
 
+class LoadedChoiceAutocomplete(AutocompleteSelect):
+    """An autocomplete that shows its chosen record from `loaded`, when the form's record
+    came with it, instead of a query per row (80 claims, 80 queries for their speakers)."""
+
+    loaded = None
+
+    def optgroups(self, name, value, attr=None):
+        chosen = [str(v) for v in value if str(v) not in self.choices.field.empty_values]
+        if self.loaded is None or chosen != [str(self.loaded.pk)]:
+            return super().optgroups(name, value, attr)
+        options = [] if self.is_required else [self.create_option(name, "", "", False, 0)]
+        label = self.choices.field.label_from_instance(self.loaded)
+        options.append(self.create_option(name, self.loaded.pk, label, set(chosen), len(options)))
+        return [(None, options, 0)]
+
+
+def show_loaded_speaker(form) -> None:
+    """Let the form's speaker autocomplete show the speaker its record was read with."""
+    speaker = form.fields.get("speaker")
+    if speaker is not None and form.instance.speaker_id is not None:
+        getattr(speaker.widget, "widget", speaker.widget).loaded = form.instance.speaker
+
+
+class AppearanceFormSet(BaseInlineFormSet):
+    def _construct_form(self, i, **kwargs):
+        form = super()._construct_form(i, **kwargs)
+        if self.instance.pk is not None:
+            # The page's own episode: a row's name ("Ada (host) on …") reads no other.
+            form.instance.episode = self.instance
+        show_loaded_speaker(form)
+        return form
+
+
 class AppearanceInline(admin.TabularInline):
-    """Who was on the episode: hosts and guests, whether or not they have claims."""
+    """Who was on the episode: hosts and guests, whether or not they have claims.
+
+    The same queries for five people as for none: each row's speaker is read with the
+    appearances and shown from there, by its name and in its autocomplete.
+    """
 
     model = Appearance
+    formset = AppearanceFormSet
     fields = ("speaker", "role")
     autocomplete_fields = ("speaker",)
     extra = 0
     verbose_name_plural = "appearances (who was on the episode)"
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("speaker")
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "speaker":
+            kwargs["widget"] = LoadedChoiceAutocomplete(db_field, self.admin_site)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
 @admin.register(Episode)
@@ -162,6 +211,14 @@ class EpisodeAdmin(admin.ModelAdmin):
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
         form.save_transcript()
+
+    def get_inline_formsets(self, request, formsets, inline_instances, obj=None):
+        # The content types of the episode and of its inlines' rows (each row links to
+        # its history), read in one query whether the episode has such rows or not, so
+        # that a fresh process runs the same queries for an episode with claims and
+        # people on it as for one without; the process keeps them from then on.
+        ContentType.objects.get_for_models(self.model, *(inline.model for inline in self.inlines))
+        return super().get_inline_formsets(request, formsets, inline_instances, obj)
 
     @admin.action(description="Publish selected episodes", permissions=("change",))
     def publish(self, request, queryset):

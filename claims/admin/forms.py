@@ -10,6 +10,7 @@ from claims.admin.widgets import PlainWidgetRenderer
 from claims.history import ClaimChange, stored_state
 from claims.models import Claim, ClaimStatus, Verification
 from claims.nearest import explain_not_found
+from episodes.admin import show_loaded_speaker
 
 PLAIN_WIDGETS = PlainWidgetRenderer()
 
@@ -192,10 +193,8 @@ class ClaimInlineFormSet(BaseInlineFormSet):
         if self.instance.pk is not None:
             # The page's own episode, transcript and all: no claim reads it again.
             form.instance.episode = self.instance
-        speaker = form.fields.get("speaker")
-        if speaker is not None and form.instance.speaker_id is not None:
-            # Read with the claims (ClaimInline.get_queryset): the widget shows it as loaded.
-            getattr(speaker.widget, "widget", speaker.widget).loaded = form.instance.speaker
+        # Read with the claims (ClaimInline.get_queryset): the widget shows it as loaded.
+        show_loaded_speaker(form)
         return form
 
     def check_numbers_taken(self) -> None:

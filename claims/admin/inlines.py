@@ -1,7 +1,7 @@
 """Claims within their episode's page, and a claim's history within its own."""
 
 from django.contrib import admin
-from django.contrib.admin.widgets import AutocompleteSelect, RelatedFieldWidgetWrapper
+from django.contrib.admin.widgets import RelatedFieldWidgetWrapper
 from django.template.defaultfilters import truncatechars
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
@@ -9,6 +9,7 @@ from django.utils.safestring import mark_safe
 from claims.admin.forms import ClaimInlineForm, ClaimInlineFormSet
 from claims.models import Claim, ClaimRevision, Verification
 from claims.nearest import explain_not_found
+from episodes.admin import LoadedChoiceAutocomplete
 
 
 class ClaimInline(admin.StackedInline):
@@ -69,22 +70,6 @@ class ClaimInline(admin.StackedInline):
     @admin.display(description="verbatim")
     def verbatim(self, claim):
         return verbatim_label(claim) if claim.pk else "—"
-
-
-class LoadedChoiceAutocomplete(AutocompleteSelect):
-    """An autocomplete that shows its chosen record from `loaded`, when the form's record
-    came with it, instead of a query per row (80 claims, 80 queries for their speakers)."""
-
-    loaded = None
-
-    def optgroups(self, name, value, attr=None):
-        chosen = [str(v) for v in value if str(v) not in self.choices.field.empty_values]
-        if self.loaded is None or chosen != [str(self.loaded.pk)]:
-            return super().optgroups(name, value, attr)
-        options = [] if self.is_required else [self.create_option(name, "", "", False, 0)]
-        label = self.choices.field.label_from_instance(self.loaded)
-        options.append(self.create_option(name, self.loaded.pk, label, set(chosen), len(options)))
-        return [(None, options, 0)]
 
 
 class ReadOnlyInline(admin.TabularInline):

@@ -5,8 +5,11 @@ import io
 import json
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from claims.downloads import COLUMNS
+from claims.models import ClaimReference, Reference, Role, Topic
 from tests.factories import make_claim, make_episode, make_podcast, make_speaker
 
 pytestmark = pytest.mark.django_db
@@ -133,3 +136,36 @@ def test_a_download_runs_a_fixed_number_of_queries(client, ledger, django_assert
     with django_assert_num_queries(5):
         rows = csv_rows(client.get("/claims.csv?speaker=ada-example"))
     assert len(rows) == 3
+
+
+def test_topics_and_references_stay_with_their_claims_from_batch_to_batch(
+    client, ledger, monkeypatch
+):
+    testing = Topic.objects.create(name="Testing", slug="testing")
+    alpha = Topic.objects.create(name="Alpha", slug="alpha")
+    book = Reference.objects.create(kind="book", title="A Book", slug="a-book")
+    claims = {claim.number: claim for claim in ledger["episode"].claims.all()}
+    claims[1].topics.add(testing, alpha)
+    claims[3].topics.add(testing)
+    ClaimReference.objects.create(claim=claims[2], reference=book, role=Role.MENTIONS)
+    ClaimReference.objects.create(claim=claims[3], reference=book, role=Role.RECOMMENDS)
+    monkeypatch.setattr("claims.downloads.BATCH", 2)
+
+    rows = csv_rows(client.get("/claims.csv"))
+
+    assert [(row["number"], row["topics"], row["references"]) for row in rows] == [
+        ("1", "alpha\ntesting", ""),
+        ("2", "", "mentions a-book"),
+        ("3", "testing", "recommends a-book"),
+    ]
+
+
+def test_a_download_reads_only_the_columns_its_file_shows(client, ledger):
+    # A million claims stream through one worker: a batch holds nothing a row does not
+    # write, such as the speakers' kept counts or the claims' search text.
+    with CaptureQueriesContext(connection) as queries:
+        body(client.get("/claims.csv"))
+
+    claims_query = next(q["sql"] for q in queries if 'FROM "claims_claim"' in q["sql"])
+    for unshown in ("public_claim_mix", "public_roles", "resolution_history", "search_context"):
+        assert unshown not in claims_query

@@ -193,8 +193,8 @@ def test_the_episode_page_runs_the_same_queries_whatever_its_claims(
     # Session and user; the episode with its podcast and transcript; the editor's
     # permissions (twice); who appeared on it; the drafts with their speakers; the
     # published and retracted claims with theirs; the captured passages; the podcast's
-    # autocomplete; two content types (the history links'), whatever the claims.
-    with django_assert_num_queries(12):
+    # autocomplete; the content types (the history links'), in one query, whatever the claims.
+    with django_assert_num_queries(11):
         response = editor_client.get(url)
 
     # The claims inline follows the appearances': the drafts and a blank claim.
