@@ -10,7 +10,7 @@ from django.db.models.signals import m2m_changed, post_delete, post_save, pre_sa
 from django.dispatch import receiver
 
 from claims import counters
-from claims.models import Claim, ClaimReference
+from claims.models import Claim, ClaimReference, ClaimRevision
 from claims.public_record import readers_see_change_to
 from episodes.models import Appearance, Episode, Speaker, Transcript
 from ledger.models import unseen_by_readers
@@ -32,6 +32,14 @@ def claim_saved(sender, instance: Claim, raw: bool = False, **kwargs) -> None:
     # In the save's transaction: the counts move with the claim or not at all.
     if not raw and instance.last_change is not None:
         counters.claim_saved(instance.pk, instance.last_change.before, instance.last_change.after)
+
+
+@receiver(post_save, sender=ClaimRevision, dispatch_uid="claims-revision-counted")
+def revision_saved(sender, instance: ClaimRevision, raw: bool = False, **kwargs) -> None:
+    # Claim.save keeps its revision after the claim itself; the importer creates them
+    # in bulk and recounts itself (claims.ledger_io.write).
+    if not raw:
+        counters.revision_saved(instance.claim.episode_id, instance.kind)
 
 
 @receiver(post_save, sender=Episode, dispatch_uid="claims-episode-changed")

@@ -15,9 +15,11 @@ from claims.models import (
     Attribution,
     Claim,
     ClaimReference,
+    ClaimRevision,
     ClaimStatus,
     ClaimType,
     Reference,
+    RevisionKind,
     Topic,
 )
 from claims.models import Role as NamedAs
@@ -34,9 +36,9 @@ def counted(model, fields):
 
 def kept_counts():
     return (
-        counted(Episode, ("published_claim_count", "published_people_count")),
+        counted(Episode, counters.EPISODE_COUNTS),
         counted(Speaker, counters.SPEAKER_COUNTS),
-        counted(Podcast, ("public_episode_count", "public_claim_count")),
+        counted(Podcast, counters.PODCAST_COUNTS),
         counted(Topic, counters.TOPIC_COUNTS),
         counted(Reference, counters.REFERENCE_COUNTS),
     )
@@ -75,10 +77,15 @@ def true_reference_counts():
 def true_counts():
     """Every count as the claims have it now, counted from scratch."""
     published = Claim.objects.filter(status=ClaimStatus.PUBLISHED)
+    logged = ClaimRevision.objects.filter(
+        kind__in=(RevisionKind.CORRECTED, RevisionKind.RETRACTED),
+        claim__status__in=(ClaimStatus.PUBLISHED, ClaimStatus.RETRACTED),
+    )
     episodes = {
         e.pk: [
             published.filter(episode=e).count(),
             published.filter(episode=e).exclude(speaker=None).values("speaker").distinct().count(),
+            logged.filter(claim__episode=e).count(),
         ]
         for e in Episode.objects.order_by("pk")
     }
@@ -98,6 +105,9 @@ def true_counts():
         p.pk: [
             p.episodes.published().count(),
             published.filter(episode__podcast=p, episode__status=Status.PUBLISHED).count(),
+            logged.filter(
+                claim__episode__podcast=p, claim__episode__status=Status.PUBLISHED
+            ).count(),
         ]
         for p in Podcast.objects.order_by("pk")
     }
@@ -157,6 +167,15 @@ def correct_one(episodes, speakers, choice):
         claim.speaker = speakers[0] if claim.speaker_id == speakers[1].pk else speakers[1]
         claim.type = ClaimType.values[(choice + 1) % 9]
         claim.save(correction_note="It was the other speaker.")
+
+
+def correct_the_words(episodes, speakers, choice):
+    """A correction that moves no other count: only the episode's corrections."""
+    claims = list(Claim.objects.filter(status=ClaimStatus.PUBLISHED).order_by("pk"))
+    if claims:
+        claim = claims[choice % len(claims)]
+        claim.excerpt = f"{claim.excerpt} (as said)"
+        claim.save(correction_note="Misheard a word.")
 
 
 def toggle_an_episode(episodes, speakers, choice):
@@ -260,6 +279,7 @@ EDITS = [
     publish_a_draft,
     retract_one,
     correct_one,
+    correct_the_words,
     toggle_an_episode,
     delete_a_draft,
     tag_one,
@@ -460,3 +480,16 @@ def test_recount_repairs_a_reference_count_that_drifted_and_says_so(capsys):
     book.refresh_from_db()
     assert (book.public_people_count, book.public_top_speakers) == (1, [claim.speaker_id])
     assert "Counts that were wrong: 1 references." in capsys.readouterr().out
+
+
+def test_recount_repairs_a_correction_count_that_drifted_and_says_so(capsys):
+    claim = make_claim()
+    claim.retract("Said by someone else.")
+    Episode.objects.filter(pk=claim.episode_id).update(correction_count=0)
+    Podcast.objects.filter(pk=claim.episode.podcast_id).update(public_correction_count=0)
+
+    call_command("recount")
+
+    assert Episode.objects.get(pk=claim.episode_id).correction_count == 1
+    assert Podcast.objects.get(pk=claim.episode.podcast_id).public_correction_count == 1
+    assert "Counts that were wrong: 1 episodes, 1 podcasts." in capsys.readouterr().out
