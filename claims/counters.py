@@ -303,6 +303,7 @@ TOPIC_COUNTS = (
     "public_speaker_count",
     "public_top_speakers",
 )
+NAMING_PLACES = ("air_date", "episode", "number")
 REFERENCE_COUNTS = (
     "public_claim_count",
     "public_people_count",
@@ -316,6 +317,11 @@ def counts_of(model, ids, fields) -> dict:
         pk: counts
         for pk, *counts in model._base_manager.filter(pk__in=ids).values_list("pk", *fields)
     }
+
+
+def place_namings(naming_ids) -> None:
+    """Copy onto these namings their claims' places again (ClaimReference.place)."""
+    ClaimReference.objects.filter(pk__in=naming_ids).place()
 
 
 def recount_everything(batch=2000) -> Counter:
@@ -332,6 +338,7 @@ def recount_everything(batch=2000) -> Counter:
         (Topic, recount_topics, TOPIC_COUNTS),
         (Reference, recount_references, REFERENCE_COUNTS),
         (Podcast, recount_podcasts, PODCAST_COUNTS),
+        (ClaimReference, place_namings, NAMING_PLACES),
     ):
         ids = list(model._base_manager.order_by("pk").values_list("pk", flat=True))
         for start in range(0, len(ids), batch):

@@ -205,7 +205,7 @@ class Episode(RemembersLoadedValues):
     updated_at = models.DateTimeField(auto_now=True)
 
     objects = EpisodeQuerySet.as_manager()
-    remembered_fields = ("title", "status")
+    remembered_fields = ("title", "status", "air_date")
 
     class Meta:
         ordering = ("-air_date", "title")

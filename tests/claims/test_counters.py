@@ -1,5 +1,6 @@
 """Public counts kept beside the records (claims.counters) always equal a recount."""
 
+import datetime
 from collections import Counter
 from unittest.mock import patch
 
@@ -41,6 +42,7 @@ def kept_counts():
         counted(Podcast, counters.PODCAST_COUNTS),
         counted(Topic, counters.TOPIC_COUNTS),
         counted(Reference, counters.REFERENCE_COUNTS),
+        counted(ClaimReference, counters.NAMING_PLACES),
     )
 
 
@@ -122,7 +124,11 @@ def true_counts():
             len(by_speaker),
             top[: counters.KEPT_SPEAKERS],
         ]
-    return episodes, speakers, podcasts, topics, true_reference_counts()
+    places = {
+        naming.pk: [naming.claim.episode.air_date, naming.claim.episode_id, naming.claim.number]
+        for naming in ClaimReference.objects.select_related("claim__episode").order_by("pk")
+    }
+    return episodes, speakers, podcasts, topics, true_reference_counts(), places
 
 
 @pytest.fixture
@@ -131,9 +137,16 @@ def ledger(db):
     episodes = [make_episode(podcast), make_episode(podcast, status=Status.DRAFT), make_episode()]
     for name in ("Testing", "Pricing"):
         Topic.objects.create(name=name, slug=name.lower())
-    for title in ("Deploys", "Pytest"):
+    deploys, _ = (
         Reference.objects.create(kind="book", title=title, slug=title.lower())
-    return episodes, [make_speaker(), make_speaker(), make_speaker()]
+        for title in ("Deploys", "Pytest")
+    )
+    speakers = [make_speaker(), make_speaker(), make_speaker()]
+    # A public claim and a draft that name a reference, for the edits that move them.
+    for status in (ClaimStatus.PUBLISHED, ClaimStatus.DRAFT):
+        claim = make_claim(episodes[0], speakers[0], status=status)
+        ClaimReference.objects.create(claim=claim, reference=deploys, role=NamedAs.USES)
+    return episodes, speakers
 
 
 def add_claim(episodes, speakers, choice):
@@ -176,6 +189,22 @@ def correct_the_words(episodes, speakers, choice):
         claim = claims[choice % len(claims)]
         claim.excerpt = f"{claim.excerpt} (as said)"
         claim.save(correction_note="Misheard a word.")
+
+
+def move_a_draft(episodes, speakers, choice):
+    """Another episode or number for a draft, as editors may before publishing it."""
+    drafts = list(Claim.objects.filter(status=ClaimStatus.DRAFT).order_by("pk"))
+    if drafts:
+        draft = drafts[choice % len(drafts)]
+        draft.episode = Episode.objects.get(pk=episodes[choice % 3].pk)
+        draft.number = draft.episode.claims.next_number()
+        draft.save()
+
+
+def redate_an_episode(episodes, speakers, choice):
+    episode = Episode.objects.get(pk=episodes[choice % 3].pk)
+    episode.air_date -= datetime.timedelta(days=choice + 1)
+    episode.save()
 
 
 def toggle_an_episode(episodes, speakers, choice):
@@ -281,6 +310,8 @@ EDITS = [
     correct_one,
     correct_the_words,
     toggle_an_episode,
+    move_a_draft,
+    redate_an_episode,
     delete_a_draft,
     tag_one,
     untag_one,
@@ -493,3 +524,16 @@ def test_recount_repairs_a_correction_count_that_drifted_and_says_so(capsys):
     assert Episode.objects.get(pk=claim.episode_id).correction_count == 1
     assert Podcast.objects.get(pk=claim.episode.podcast_id).public_correction_count == 1
     assert "Counts that were wrong: 1 episodes, 1 podcasts." in capsys.readouterr().out
+
+
+def test_recount_puts_a_naming_back_where_its_claim_is_listed(capsys):
+    claim = make_claim()
+    book = Reference.objects.create(kind="book", title="Deploys", slug="deploys")
+    naming = ClaimReference.objects.create(claim=claim, reference=book, role=NamedAs.USES)
+    ClaimReference.objects.filter(pk=naming.pk).update(number=99, air_date="2000-01-01")
+
+    call_command("recount")
+
+    naming.refresh_from_db()
+    assert (naming.air_date, naming.number) == (claim.episode.air_date, claim.number)
+    assert "Counts that were wrong: 1 named references." in capsys.readouterr().out
