@@ -4,12 +4,14 @@ Both read public_corrections(), so the page and the feed always list the same
 changes in the same order.
 """
 
-from django.db.models import QuerySet
+from django.db.models import QuerySet, Sum
 from django.shortcuts import render
 
-from claims.models import ClaimRevision, RevisionKind
-from claims.pagination import CappedPaginator
+from claims.history import LOGGED_KINDS
+from claims.models import ClaimRevision
+from claims.pagination import CappedPaginator, capped
 from claims.querysets import on_record_q
+from episodes.models import Podcast
 
 CORRECTIONS_PER_PAGE = 25
 
@@ -26,7 +28,7 @@ def public_corrections() -> QuerySet[ClaimRevision]:
         # every claim on record (a million) to page through ten thousand revisions.
         ClaimRevision.objects.filter(
             on_record_q(prefix="claim__"),
-            kind__in=(RevisionKind.CORRECTED, RevisionKind.RETRACTED),
+            kind__in=LOGGED_KINDS,
         )
         .select_related("claim__episode__podcast", "claim__speaker")
         .defer(
@@ -40,8 +42,15 @@ def public_corrections() -> QuerySet[ClaimRevision]:
     )
 
 
+def public_correction_total() -> int:
+    """How many public_corrections() there are, summed from the podcasts' kept counts
+    (claims.counters): counted, each correction's claim and episode were read."""
+    return Podcast.objects.aggregate(n=Sum("public_correction_count"))["n"] or 0
+
+
 def correction_log(request):
-    # A capped count: the log of a large ledger is paged without counting all of it.
-    paginator = CappedPaginator(public_corrections(), CORRECTIONS_PER_PAGE)
+    # Capped as it was when counted: pages run to the cap, however long the log.
+    count = capped(public_correction_total(), CappedPaginator.cap)
+    paginator = CappedPaginator(public_corrections(), CORRECTIONS_PER_PAGE, count=count)
     page = paginator.get_page(request.GET.get("page"))
     return render(request, "claims/correction_log.html", {"page": page})

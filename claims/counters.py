@@ -16,8 +16,9 @@ from collections import Counter, defaultdict
 from django.db.models import Count, Sum
 
 from claims.choices import ClaimStatus
-from claims.models import Claim, ClaimReference, Reference, Role, Topic
-from claims.querysets import public_q
+from claims.history import LOGGED_KINDS
+from claims.models import Claim, ClaimReference, ClaimRevision, Reference, Role, Topic
+from claims.querysets import ON_RECORD, public_q
 from claims.references import KEPT_NAMERS
 from claims.topics import KEPT_SPEAKERS
 from episodes.models import ROLE_ORDER, Appearance, Episode, Podcast, Speaker, Status
@@ -29,13 +30,15 @@ TopicLink = Claim.topics.through
 
 
 def recount_episodes(episode_ids) -> None:
-    """Count again the published claims and people of these episodes, and their podcasts'."""
+    """Count again the published claims, people and corrections of these episodes, and
+    their podcasts'."""
     recount_podcasts(count_episodes(episode_ids))
 
 
 def count_episodes(episode_ids) -> set[int]:
-    """Count again the published claims and people of these episodes; returns the ids of
-    their podcasts, whose sums those counts move."""
+    """Count again the published claims and people of these episodes, and the corrections
+    and retractions of their claims on record; returns the ids of their podcasts, whose
+    sums those counts move."""
     episode_ids = set(episode_ids)
     if not episode_ids:
         return set()
@@ -46,19 +49,29 @@ def count_episodes(episode_ids) -> set[int]:
         .annotate(claims=Count("*"), people=Count("speaker", distinct=True))
         .order_by()
     }
+    corrections = dict(
+        ClaimRevision.objects.filter(
+            claim__episode__in=episode_ids,
+            claim__status__in=ON_RECORD,
+            kind__in=LOGGED_KINDS,
+        )
+        .values_list("claim__episode")
+        .annotate(n=Count("*"))
+        .order_by()
+    )
     episodes = list(Episode._base_manager.filter(pk__in=episode_ids).only("pk", "podcast_id"))
     for episode in episodes:
         row = counts.get(episode.pk, {})
         episode.published_claim_count = row.get("claims", 0)
         episode.published_people_count = row.get("people", 0)
-    Episode._base_manager.bulk_update(
-        episodes, ["published_claim_count", "published_people_count"], batch_size=500
-    )
+        episode.correction_count = corrections.get(episode.pk, 0)
+    Episode._base_manager.bulk_update(episodes, EPISODE_COUNTS, batch_size=500)
     return {episode.podcast_id for episode in episodes}
 
 
 def recount_podcasts(podcast_ids) -> None:
-    """Count again the published episodes of these podcasts and sum their claims."""
+    """Count again the published episodes of these podcasts and sum their claims and
+    corrections."""
     podcast_ids = set(podcast_ids)
     if not podcast_ids:
         return
@@ -66,7 +79,11 @@ def recount_podcasts(podcast_ids) -> None:
         row["podcast"]: row
         for row in Episode._base_manager.filter(podcast__in=podcast_ids, status=Status.PUBLISHED)
         .values("podcast")
-        .annotate(episodes=Count("*"), claims=Sum("published_claim_count"))
+        .annotate(
+            episodes=Count("*"),
+            claims=Sum("published_claim_count"),
+            corrections=Sum("correction_count"),
+        )
         .order_by()
     }
     podcasts = list(Podcast._base_manager.filter(pk__in=podcast_ids).only("pk"))
@@ -74,9 +91,8 @@ def recount_podcasts(podcast_ids) -> None:
         row = sums.get(podcast.pk, {})
         podcast.public_episode_count = row.get("episodes", 0)
         podcast.public_claim_count = row.get("claims") or 0
-    Podcast._base_manager.bulk_update(
-        podcasts, ["public_episode_count", "public_claim_count"], batch_size=500
-    )
+        podcast.public_correction_count = row.get("corrections") or 0
+    Podcast._base_manager.bulk_update(podcasts, PODCAST_COUNTS, batch_size=500)
 
 
 def recount_speakers(speaker_ids) -> None:
@@ -239,6 +255,13 @@ def claim_saved(claim_id: int, before: dict | None, after: dict) -> None:
     recount_references(references_of([claim_id]))
 
 
+def revision_saved(episode_id: int, kind: str) -> None:
+    """After a claim's change was kept in its history: a correction or retraction moves
+    its episode's count of them, and its podcast's."""
+    if kind in LOGGED_KINDS:
+        recount_episodes({episode_id})
+
+
 def topics_changed(claim_ids, topic_ids) -> None:
     """After claims' topic links changed (`topic_ids`: those linked or unlinked)."""
     if Claim.objects.filter(pk__in=claim_ids, status=ClaimStatus.PUBLISHED).exists():
@@ -271,6 +294,8 @@ def episodes_changed_status(episode_ids) -> None:
     recount_references(references_of(published.values("pk")))
 
 
+EPISODE_COUNTS = ("published_claim_count", "published_people_count", "correction_count")
+PODCAST_COUNTS = ("public_episode_count", "public_claim_count", "public_correction_count")
 SPEAKER_COUNTS = ("public_claim_count", "public_claim_mix", "public_episode_count", "public_roles")
 TOPIC_COUNTS = (
     "public_claim_count",
@@ -278,6 +303,7 @@ TOPIC_COUNTS = (
     "public_speaker_count",
     "public_top_speakers",
 )
+NAMING_PLACES = ("air_date", "episode", "number")
 REFERENCE_COUNTS = (
     "public_claim_count",
     "public_people_count",
@@ -293,6 +319,11 @@ def counts_of(model, ids, fields) -> dict:
     }
 
 
+def place_namings(naming_ids) -> None:
+    """Copy onto these namings their claims' places again (ClaimReference.place)."""
+    ClaimReference.objects.filter(pk__in=naming_ids).place()
+
+
 def recount_everything(batch=2000) -> Counter:
     """Rebuild every count from the claims (manage.py recount); returns what was fixed.
 
@@ -302,11 +333,12 @@ def recount_everything(batch=2000) -> Counter:
     """
     fixed = Counter()
     for model, recount, fields in (
-        (Episode, count_episodes, ("published_claim_count", "published_people_count")),
+        (Episode, count_episodes, EPISODE_COUNTS),
         (Speaker, recount_speakers, SPEAKER_COUNTS),
         (Topic, recount_topics, TOPIC_COUNTS),
         (Reference, recount_references, REFERENCE_COUNTS),
-        (Podcast, recount_podcasts, ("public_episode_count", "public_claim_count")),
+        (Podcast, recount_podcasts, PODCAST_COUNTS),
+        (ClaimReference, place_namings, NAMING_PLACES),
     ):
         ids = list(model._base_manager.order_by("pk").values_list("pk", flat=True))
         for start in range(0, len(ids), batch):

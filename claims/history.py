@@ -138,6 +138,10 @@ class RevisionKind(models.TextChoices):
     RESOLVED = "resolved", "Resolution changed"
 
 
+# The revisions the public corrections log lists (claims/corrections.py).
+LOGGED_KINDS = (RevisionKind.CORRECTED, RevisionKind.RETRACTED)
+
+
 @dataclass(frozen=True)
 class Correction:
     """A correction as readers see it (from Claim.public_corrections)."""
@@ -377,7 +381,7 @@ class ClaimRevision(models.Model):
             # without reading past the created and edited revisions every claim has.
             models.Index(
                 fields=("-created_at", "-id"),
-                condition=Q(kind__in=(RevisionKind.CORRECTED, RevisionKind.RETRACTED)),
+                condition=Q(kind__in=LOGGED_KINDS),
                 name="claim_revision_public_log",
             ),
         ]

@@ -28,6 +28,11 @@ class Exactly(int):
     capped = False
 
 
+def capped(count: int, cap: int) -> int:
+    """A count known already, as CappedPaginator would have counted it up to `cap`."""
+    return AtLeast(cap) if count > cap else Exactly(count)
+
+
 class CappedPaginator(Paginator):
     """A Paginator whose count stops at `cap`: one `COUNT(*) … LIMIT cap + 1` query.
 
@@ -47,4 +52,4 @@ class CappedPaginator(Paginator):
     def count(self):
         # Only the primary keys, unordered: no ranking or joins the count doesn't need.
         found = self.object_list.order_by().values("pk")[: self.cap + 1].count()
-        return AtLeast(self.cap) if found > self.cap else Exactly(found)
+        return capped(found, self.cap)

@@ -16,12 +16,16 @@ def public_q(prefix: str = "") -> Q:
     return Q(**{f"{prefix}status": Status.PUBLISHED, f"{prefix}episode__status": Status.PUBLISHED})
 
 
+# A claim with a public permalink has one of these, in a published episode.
+ON_RECORD = (ClaimStatus.PUBLISHED, ClaimStatus.RETRACTED)
+
+
 def on_record_q(prefix: str = "") -> Q:
     """The condition for a claim with a public permalink (ClaimQuerySet.on_record), usable
     across a relation."""
     return Q(
         **{
-            f"{prefix}status__in": (ClaimStatus.PUBLISHED, ClaimStatus.RETRACTED),
+            f"{prefix}status__in": ON_RECORD,
             f"{prefix}episode__status": Status.PUBLISHED,
         }
     )

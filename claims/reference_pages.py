@@ -16,7 +16,7 @@ from django.utils.text import Truncator
 
 from claims.models import Claim, ClaimReference, Reference, ReferenceKind, Role
 from claims.pagination import CappedPaginator, Exactly
-from claims.references import KEPT_NAMERS, ROLE_ORDER, ROLE_PAST
+from claims.references import KEPT_NAMERS, ROLE_PAST
 from episodes.models import Speaker
 
 REFERENCES_PER_PAGE = 30
@@ -142,7 +142,7 @@ def reference_detail(request, slug):
         public_namings([reference])
         .select_related("claim__episode__podcast", "claim__speaker")
         .defer(*(f"claim__{name}" for name in HEAVY_CLAIM_FIELDS))
-        .order_by(ROLE_ORDER, "-claim__episode__air_date", "claim__episode_id", "claim__number")
+        .in_page_order()
     )
     count = Exactly(reference.public_naming_count)
     paginator = CappedPaginator(namings, REFERENCE_CLAIMS_PER_PAGE, count=count)

@@ -11,8 +11,10 @@ from django.db.models import (
     Count,
     F,
     IntegerField,
+    OuterRef,
     Q,
     QuerySet,
+    Subquery,
     Value,
     When,
 )
@@ -21,6 +23,7 @@ from django.db.models.functions import Cast
 from django.urls import reverse
 
 from claims.querysets import public_q
+from episodes.models import Episode
 from episodes.web import WebURLField, web_url_or_blank
 from ledger.models import RecordQuerySet
 
@@ -98,6 +101,23 @@ class ClaimReferenceQuerySet(RecordQuerySet):
         """With their references, by role (recommends first), then by title."""
         return self.select_related("reference").order_by(ROLE_ORDER, "reference__title")
 
+    def in_page_order(self) -> QuerySet["ClaimReference"]:
+        """By role (recommends first), then their claims newest episodes first, each
+        episode's in ledger order: a reference's page, read from claim_reference_page."""
+        return self.order_by("role_rank", "-air_date", "episode_id", "number")
+
+    def place(self) -> int:
+        """Copy onto these namings their claims' places (ClaimReference.place_of), in one
+        UPDATE: after a claim's episode or number, or an episode's air date, changed."""
+        # Claim, which imports this module.
+        claim_model = self.model._meta.get_field("claim").related_model
+        claims = claim_model.objects.filter(pk=OuterRef("claim_id"))
+        return self.update(
+            air_date=Subquery(claims.values("episode__air_date")),
+            episode=Subquery(claims.values("episode")),
+            number=Subquery(claims.values("number")),
+        )
+
 
 class Reference(models.Model):
     kind = models.CharField(max_length=10, choices=ReferenceKind.choices)
@@ -160,6 +180,17 @@ class ClaimReference(models.Model):
     )
     reference = models.ForeignKey(Reference, on_delete=models.PROTECT, related_name="named_in")
     role = models.CharField(max_length=10, choices=Role.choices, default=Role.MENTIONS)
+    role_rank = models.GeneratedField(
+        expression=ROLE_ORDER, output_field=models.PositiveSmallIntegerField(), db_persist=True
+    )
+    # Its claim's place in a listing, kept from the claim and its episode (place_of, and
+    # place() when those move), so that a reference's page walks its index in page order
+    # and reads the namings it shows, not every one to sort them.
+    air_date = models.DateField(editable=False)
+    episode = models.ForeignKey(
+        Episode, on_delete=models.CASCADE, related_name="+", db_index=False, editable=False
+    )
+    number = models.PositiveIntegerField(editable=False)
 
     objects = ClaimReferenceQuerySet.as_manager()
 
@@ -175,9 +206,23 @@ class ClaimReference(models.Model):
             ),
         ]
         indexes = [
-            # A reference's page and /references/: the claims that name each reference.
+            # Recounting references (claims.counters), and the API: each one's namings.
             models.Index(fields=("reference", "role"), name="claim_reference_by_reference"),
+            # A reference's page: its namings in page order (in_page_order).
+            models.Index(
+                fields=("reference", "role_rank", "-air_date", "episode", "number"),
+                name="claim_reference_page",
+            ),
         ]
 
     def __str__(self):
         return f"{self.get_role_display()} {self.reference}"
+
+    def save(self, *args, **kwargs):
+        self.air_date, self.episode_id, self.number = self.place_of(self.claim)
+        super().save(*args, **kwargs)
+
+    @staticmethod
+    def place_of(claim) -> tuple:
+        """Where `claim` is listed: its episode's air date, its episode, its number."""
+        return claim.episode.air_date, claim.episode_id, claim.number

@@ -10,7 +10,8 @@ from django.db.models.signals import m2m_changed, post_delete, post_save, pre_sa
 from django.dispatch import receiver
 
 from claims import counters
-from claims.models import Claim, ClaimReference
+from claims.history import PERMALINK_FIELDS
+from claims.models import Claim, ClaimReference, ClaimRevision
 from claims.public_record import readers_see_change_to
 from episodes.models import Appearance, Episode, Speaker, Transcript
 from ledger.models import unseen_by_readers
@@ -31,7 +32,20 @@ def speaker_saved(sender, instance: Speaker, created: bool, raw: bool = False, *
 def claim_saved(sender, instance: Claim, raw: bool = False, **kwargs) -> None:
     # In the save's transaction: the counts move with the claim or not at all.
     if not raw and instance.last_change is not None:
-        counters.claim_saved(instance.pk, instance.last_change.before, instance.last_change.after)
+        before, after = instance.last_change.before, instance.last_change.after
+        counters.claim_saved(instance.pk, before, after)
+        if before and any(before[name] != after[name] for name in PERMALINK_FIELDS):
+            # A draft moved or renumbered: the references it names list it elsewhere.
+            with unseen_by_readers(not readers_see_change_to(instance)):
+                ClaimReference.objects.filter(claim=instance).place()
+
+
+@receiver(post_save, sender=ClaimRevision, dispatch_uid="claims-revision-counted")
+def revision_saved(sender, instance: ClaimRevision, raw: bool = False, **kwargs) -> None:
+    # Claim.save keeps its revision after the claim itself; the importer creates them
+    # in bulk and recounts itself (claims.ledger_io.write).
+    if not raw:
+        counters.revision_saved(instance.claim.episode_id, instance.kind)
 
 
 @receiver(post_save, sender=Episode, dispatch_uid="claims-episode-changed")
@@ -47,6 +61,9 @@ def episode_saved(sender, instance: Episode, created: bool, raw: bool = False, *
         if instance.has_changed("title"):
             # A retitled episode must be found under its new title.
             claims.refresh_search_context()
+        if instance.has_changed("air_date"):
+            # References' pages list its claims by air date.
+            ClaimReference.objects.filter(claim__episode=instance).place()
 
 
 @receiver(post_save, sender=Transcript, dispatch_uid="claims-transcript-saved")

@@ -70,8 +70,9 @@ MEMORY = 30
 
 @dataclass
 class Records:
-    """The rows one batch of claims adds: (claim, topic) and (claim, reference, role)
-    tuples for COPY, and unsaved links, revisions and prediction sources."""
+    """The rows one batch of claims adds: (claim, topic) and (claim, reference, role,
+    the claim's place) tuples for COPY, and unsaved links, revisions and prediction
+    sources."""
 
     tags: list = field(default_factory=list)
     named: list = field(default_factory=list)
@@ -209,7 +210,7 @@ class Curation:
         made = Records()
         for pk, episode_id, number, speaker_id, status in claims:
             air_date, episode_public = episodes[episode_id]
-            self.tag(pk, made)
+            self.tag(pk, (air_date, episode_id, number), made)
             for kind, changes, note, at in self.revisions.pop((episode_id, number), ()):
                 made.revisions.append(
                     ClaimRevision(
@@ -222,7 +223,9 @@ class Curation:
                 self.link(pk, speaker_id, air_date, made)
         return made
 
-    def tag(self, pk, made):
+    def tag(self, pk, place, made):
+        """Maybe tag the claim and name a reference; `place` is where it is listed
+        (ClaimReference.place_of)."""
         rng = self.rng
         if rng.random() < TAGGED:
             count = 2 if rng.random() < TWO_TOPICS else 1
@@ -231,7 +234,7 @@ class Curation:
         if rng.random() < NAMING:
             reference = self.references[pick(rng, self.reference_weights)]
             role = rng.choices(list(ROLE_WEIGHTS), list(ROLE_WEIGHTS.values()))[0]
-            made.named.append((pk, reference.pk, role))
+            made.named.append((pk, reference.pk, role, *place))
 
     def link(self, pk, speaker_id, air_date, made):
         """Maybe link a public claim to an earlier one, mostly the same speaker's from an

@@ -61,6 +61,11 @@ class Podcast(models.Model):
         "published episodes", default=0, editable=False
     )
     public_claim_count = models.PositiveIntegerField("public claims", default=0, editable=False)
+    # The corrections and retractions of the claims on record in its published episodes:
+    # /corrections/ sums them instead of checking each correction's claim and episode.
+    public_correction_count = models.PositiveIntegerField(
+        "public corrections", default=0, editable=False
+    )
 
     objects = PodcastQuerySet.as_manager()
 
@@ -186,6 +191,10 @@ class Episode(RemembersLoadedValues):
     published_people_count = models.PositiveIntegerField(
         "identified speakers", default=0, editable=False
     )
+    # The corrections and retractions of its claims, whatever the episode's own status.
+    correction_count = models.PositiveIntegerField(
+        "corrections and retractions", default=0, editable=False
+    )
     status = models.CharField(
         max_length=10,
         choices=Status.choices,
@@ -196,7 +205,7 @@ class Episode(RemembersLoadedValues):
     updated_at = models.DateTimeField(auto_now=True)
 
     objects = EpisodeQuerySet.as_manager()
-    remembered_fields = ("title", "status")
+    remembered_fields = ("title", "status", "air_date")
 
     class Meta:
         ordering = ("-air_date", "title")

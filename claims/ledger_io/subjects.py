@@ -143,7 +143,8 @@ def write_links(plan) -> tuple[set[int], set[int]]:
     }
     new_topics, new_references, unlinked, unnamed = [], [], set(), set()
     for key, values, _ in plan.to_link:
-        pk = claim_ids[(plan.episodes[key[:2]].pk, key[2])]
+        episode = plan.episodes[key[:2]]
+        pk = claim_ids[(episode.pk, key[2])]
         if "topics" in values:
             before, after = plan.linked_topics[pk], set(values["topics"])
             if gone := before - after:
@@ -157,8 +158,9 @@ def write_links(plan) -> tuple[set[int], set[int]]:
             for role, slug in before - after:
                 ClaimReference.objects.filter(claim_id=pk, role=role, reference__slug=slug).delete()
                 unnamed.add(slug)
+            place = {"air_date": episode.air_date, "episode": episode, "number": key[2]}
             new_references += [
-                ClaimReference(claim_id=pk, reference=plan.references[slug], role=role)
+                ClaimReference(claim_id=pk, reference=plan.references[slug], role=role, **place)
                 for role, slug in after - before
             ]
     TopicLink.objects.bulk_create(new_topics, batch_size=BATCH_SIZE)

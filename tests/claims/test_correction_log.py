@@ -8,7 +8,8 @@ from django.utils import timezone
 
 from claims.corrections import CORRECTIONS_PER_PAGE, public_corrections
 from claims.models import ClaimRevision, RevisionKind
-from episodes.models import Status
+from claims.pagination import CappedPaginator
+from episodes.models import Episode, Status
 from tests.factories import make_claim, make_episode
 
 pytestmark = pytest.mark.django_db
@@ -131,6 +132,48 @@ def test_entries_made_in_the_same_instant_keep_a_stable_order(client, episode):
     ]
 
 
+def count_shown(response):
+    return re.search(r'<p class="facts">(\S+) correction', response.content.decode())[1]
+
+
+def set_status(episode, status):
+    # As the admin does: the episode as stored, with the counts its claims moved.
+    episode = Episode.objects.get(pk=episode.pk)
+    episode.status = status
+    episode.save()
+
+
+def test_the_count_follows_an_episode_out_of_the_record_and_back(client):
+    episode = make_episode()
+    correct(make_claim(episode), "Wrong minute.")
+    make_claim(episode).retract("Misattributed.")
+    correct(make_claim(), "Wrong speaker.")
+    assert count_shown(client.get("/corrections/")) == "3"
+
+    set_status(episode, Status.DRAFT)
+    assert count_shown(client.get("/corrections/")) == "1"
+    assert "1 correction or retraction" in client.get("/corrections/").content.decode()
+
+    set_status(episode, Status.PUBLISHED)
+    assert count_shown(client.get("/corrections/")) == "3"
+
+
+def test_a_correction_of_the_words_alone_is_counted(client, episode):
+    claim = make_claim(episode)
+    correct(claim, "Wrong minute.")
+    correct(claim, "Still the wrong minute.")
+
+    assert count_shown(client.get("/corrections/")) == "2"
+
+
+def test_past_the_cap_the_log_counts_as_it_did(client, episode, monkeypatch):
+    monkeypatch.setattr(CappedPaginator, "cap", 2)
+    for claim in [make_claim(episode) for _ in range(3)]:
+        correct(claim, "Wrong minute.")
+
+    assert count_shown(client.get("/corrections/")) == "2+"
+
+
 @pytest.mark.parametrize("count", [2, 12])
 def test_the_log_runs_a_constant_number_of_queries(client, count, django_assert_num_queries):
     for _ in range(count):
@@ -138,7 +181,8 @@ def test_the_log_runs_a_constant_number_of_queries(client, count, django_assert_
         correct(claim, "Wrong minute.")
         make_claim(claim.episode).retract("Misattributed.")
     # the ledger's version, for the page cache key and ETag; then
-    # 1. the capped count of public corrections and retractions
+    # 1. the count of public corrections and retractions, summed from the podcasts' kept
+    #    counts (no revision is read)
     # 2. the page of revisions with their claim, episode, podcast and speaker
     with django_assert_num_queries(3):
         response = client.get("/corrections/")

@@ -1,5 +1,6 @@
 """Public counts kept beside the records (claims.counters) always equal a recount."""
 
+import datetime
 from collections import Counter
 from unittest.mock import patch
 
@@ -15,9 +16,11 @@ from claims.models import (
     Attribution,
     Claim,
     ClaimReference,
+    ClaimRevision,
     ClaimStatus,
     ClaimType,
     Reference,
+    RevisionKind,
     Topic,
 )
 from claims.models import Role as NamedAs
@@ -34,11 +37,12 @@ def counted(model, fields):
 
 def kept_counts():
     return (
-        counted(Episode, ("published_claim_count", "published_people_count")),
+        counted(Episode, counters.EPISODE_COUNTS),
         counted(Speaker, counters.SPEAKER_COUNTS),
-        counted(Podcast, ("public_episode_count", "public_claim_count")),
+        counted(Podcast, counters.PODCAST_COUNTS),
         counted(Topic, counters.TOPIC_COUNTS),
         counted(Reference, counters.REFERENCE_COUNTS),
+        counted(ClaimReference, counters.NAMING_PLACES),
     )
 
 
@@ -75,10 +79,15 @@ def true_reference_counts():
 def true_counts():
     """Every count as the claims have it now, counted from scratch."""
     published = Claim.objects.filter(status=ClaimStatus.PUBLISHED)
+    logged = ClaimRevision.objects.filter(
+        kind__in=(RevisionKind.CORRECTED, RevisionKind.RETRACTED),
+        claim__status__in=(ClaimStatus.PUBLISHED, ClaimStatus.RETRACTED),
+    )
     episodes = {
         e.pk: [
             published.filter(episode=e).count(),
             published.filter(episode=e).exclude(speaker=None).values("speaker").distinct().count(),
+            logged.filter(claim__episode=e).count(),
         ]
         for e in Episode.objects.order_by("pk")
     }
@@ -98,6 +107,9 @@ def true_counts():
         p.pk: [
             p.episodes.published().count(),
             published.filter(episode__podcast=p, episode__status=Status.PUBLISHED).count(),
+            logged.filter(
+                claim__episode__podcast=p, claim__episode__status=Status.PUBLISHED
+            ).count(),
         ]
         for p in Podcast.objects.order_by("pk")
     }
@@ -112,7 +124,11 @@ def true_counts():
             len(by_speaker),
             top[: counters.KEPT_SPEAKERS],
         ]
-    return episodes, speakers, podcasts, topics, true_reference_counts()
+    places = {
+        naming.pk: [naming.claim.episode.air_date, naming.claim.episode_id, naming.claim.number]
+        for naming in ClaimReference.objects.select_related("claim__episode").order_by("pk")
+    }
+    return episodes, speakers, podcasts, topics, true_reference_counts(), places
 
 
 @pytest.fixture
@@ -121,9 +137,16 @@ def ledger(db):
     episodes = [make_episode(podcast), make_episode(podcast, status=Status.DRAFT), make_episode()]
     for name in ("Testing", "Pricing"):
         Topic.objects.create(name=name, slug=name.lower())
-    for title in ("Deploys", "Pytest"):
+    deploys, _ = (
         Reference.objects.create(kind="book", title=title, slug=title.lower())
-    return episodes, [make_speaker(), make_speaker(), make_speaker()]
+        for title in ("Deploys", "Pytest")
+    )
+    speakers = [make_speaker(), make_speaker(), make_speaker()]
+    # A public claim and a draft that name a reference, for the edits that move them.
+    for status in (ClaimStatus.PUBLISHED, ClaimStatus.DRAFT):
+        claim = make_claim(episodes[0], speakers[0], status=status)
+        ClaimReference.objects.create(claim=claim, reference=deploys, role=NamedAs.USES)
+    return episodes, speakers
 
 
 def add_claim(episodes, speakers, choice):
@@ -157,6 +180,31 @@ def correct_one(episodes, speakers, choice):
         claim.speaker = speakers[0] if claim.speaker_id == speakers[1].pk else speakers[1]
         claim.type = ClaimType.values[(choice + 1) % 9]
         claim.save(correction_note="It was the other speaker.")
+
+
+def correct_the_words(episodes, speakers, choice):
+    """A correction that moves no other count: only the episode's corrections."""
+    claims = list(Claim.objects.filter(status=ClaimStatus.PUBLISHED).order_by("pk"))
+    if claims:
+        claim = claims[choice % len(claims)]
+        claim.excerpt = f"{claim.excerpt} (as said)"
+        claim.save(correction_note="Misheard a word.")
+
+
+def move_a_draft(episodes, speakers, choice):
+    """Another episode or number for a draft, as editors may before publishing it."""
+    drafts = list(Claim.objects.filter(status=ClaimStatus.DRAFT).order_by("pk"))
+    if drafts:
+        draft = drafts[choice % len(drafts)]
+        draft.episode = Episode.objects.get(pk=episodes[choice % 3].pk)
+        draft.number = draft.episode.claims.next_number()
+        draft.save()
+
+
+def redate_an_episode(episodes, speakers, choice):
+    episode = Episode.objects.get(pk=episodes[choice % 3].pk)
+    episode.air_date -= datetime.timedelta(days=choice + 1)
+    episode.save()
 
 
 def toggle_an_episode(episodes, speakers, choice):
@@ -260,7 +308,10 @@ EDITS = [
     publish_a_draft,
     retract_one,
     correct_one,
+    correct_the_words,
     toggle_an_episode,
+    move_a_draft,
+    redate_an_episode,
     delete_a_draft,
     tag_one,
     untag_one,
@@ -460,3 +511,29 @@ def test_recount_repairs_a_reference_count_that_drifted_and_says_so(capsys):
     book.refresh_from_db()
     assert (book.public_people_count, book.public_top_speakers) == (1, [claim.speaker_id])
     assert "Counts that were wrong: 1 references." in capsys.readouterr().out
+
+
+def test_recount_repairs_a_correction_count_that_drifted_and_says_so(capsys):
+    claim = make_claim()
+    claim.retract("Said by someone else.")
+    Episode.objects.filter(pk=claim.episode_id).update(correction_count=0)
+    Podcast.objects.filter(pk=claim.episode.podcast_id).update(public_correction_count=0)
+
+    call_command("recount")
+
+    assert Episode.objects.get(pk=claim.episode_id).correction_count == 1
+    assert Podcast.objects.get(pk=claim.episode.podcast_id).public_correction_count == 1
+    assert "Counts that were wrong: 1 episodes, 1 podcasts." in capsys.readouterr().out
+
+
+def test_recount_puts_a_naming_back_where_its_claim_is_listed(capsys):
+    claim = make_claim()
+    book = Reference.objects.create(kind="book", title="Deploys", slug="deploys")
+    naming = ClaimReference.objects.create(claim=claim, reference=book, role=NamedAs.USES)
+    ClaimReference.objects.filter(pk=naming.pk).update(number=99, air_date="2000-01-01")
+
+    call_command("recount")
+
+    naming.refresh_from_db()
+    assert (naming.air_date, naming.number) == (claim.episode.air_date, claim.number)
+    assert "Counts that were wrong: 1 named references." in capsys.readouterr().out

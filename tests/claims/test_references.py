@@ -1,12 +1,16 @@
 """Named references: /references/, each reference's page, and the permalink's list."""
 
+import datetime
+import re
+
 import pytest
 from django.db import IntegrityError, transaction
 
+from claims import reference_pages
 from claims.models import Attribution, ClaimReference, Reference, Role
 from claims.references import KEPT_NAMERS
-from episodes.models import Status
-from tests.factories import make_claim, make_episode, make_ledger, make_speaker
+from episodes.models import Episode, Status
+from tests.factories import make_claim, make_episode, make_ledger, make_podcast, make_speaker
 
 pytestmark = pytest.mark.django_db
 
@@ -274,3 +278,82 @@ def test_a_renamed_speaker_is_named_anew_on_the_pages(client):
     ada.save()
 
     assert ">Ada Renamed<" in client.get("/references/").content.decode()
+
+
+def listed(response):
+    """(role, claim id) of each card on a reference's page, in page order."""
+    return [
+        (role, int(pk))
+        for role, pk in re.findall(
+            r'<article class="claim" id="(recommends|uses|criticises|mentions)-(\d+)"',
+            response.content.decode(),
+        )
+    ]
+
+
+def test_a_reference_page_lists_by_role_then_newest_episode_then_ledger_order(client):
+    book = reference()
+    podcast = make_podcast()
+    old, new = (make_episode(podcast, air_date=f"2026-0{m}-01") for m in (1, 2))
+    # Aired the same day as `new`, made after it: listed after it.
+    same_day = make_episode(podcast, air_date="2026-02-01")
+    old_1, new_1, new_2 = make_claim(old), make_claim(new), make_claim(new)
+    same_day_1 = make_claim(same_day)
+    for claim in (same_day_1, new_2, old_1, new_1):
+        named(claim, book, Role.MENTIONS)
+    named(old_1, book, Role.RECOMMENDS)
+    named(new_2, book, Role.CRITICISES)
+
+    assert listed(client.get("/references/the-careful-deploy/")) == [
+        ("recommends", old_1.pk),
+        ("criticises", new_2.pk),
+        ("mentions", new_1.pk),
+        ("mentions", new_2.pk),
+        ("mentions", same_day_1.pk),
+        ("mentions", old_1.pk),
+    ]
+
+
+def test_the_pages_of_a_reference_run_on_in_the_same_order(client, monkeypatch):
+    monkeypatch.setattr(reference_pages, "REFERENCE_CLAIMS_PER_PAGE", 2)
+    book = reference()
+    claims = [make_claim() for _ in range(5)]
+    for n, claim in enumerate(claims):
+        named(claim, book, Role.USES if n % 2 else Role.RECOMMENDS)
+    pages = [
+        listed(client.get("/references/the-careful-deploy/", {"page": page})) for page in (1, 2, 3)
+    ]
+
+    # Recommends it: claims 4, 2, 0 (newest episode first); uses it: 3, 1.
+    assert [pk for page in pages for _, pk in page] == [claims[n].pk for n in (4, 2, 0, 3, 1)]
+
+
+def test_an_episode_aired_on_another_day_moves_its_claims_on_a_reference_page(client):
+    book = reference()
+    first, second = make_claim(), make_claim()
+    named(first, book)
+    named(second, book)
+    episode = Episode.objects.get(pk=first.episode_id)
+    episode.air_date = second.episode.air_date + datetime.timedelta(days=1)
+    episode.save()
+
+    assert listed(client.get("/references/the-careful-deploy/")) == [
+        ("recommends", first.pk),
+        ("recommends", second.pk),
+    ]
+
+
+def test_a_draft_moved_to_another_episode_is_listed_where_it_was_published(client):
+    book = reference()
+    older, newer = make_episode(), make_episode()
+    listed_first = named(make_claim(older), book)
+    draft = named(make_claim(newer, status=Status.DRAFT), book)
+    draft.episode, draft.number = older, 7
+    draft.save()
+    draft.status = Status.PUBLISHED
+    draft.save()
+
+    assert listed(client.get("/references/the-careful-deploy/")) == [
+        ("recommends", listed_first.pk),
+        ("recommends", draft.pk),
+    ]

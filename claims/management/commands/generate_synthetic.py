@@ -204,7 +204,9 @@ class Command(BaseCommand):
                 record.slug = unique_slug(record.slug, taken)
             model.objects.bulk_create(made, batch_size=1000)
         tags = RowWriter(Claim.topics.through, ("claim_id", "topic_id"))
-        named = RowWriter(ClaimReference, ("claim_id", "reference_id", "role"))
+        named = RowWriter(
+            ClaimReference, ("claim_id", "reference_id", "role", "air_date", "episode_id", "number")
+        )
         progress = self.progress(len(plan.episodes), "topics, references, links, corrections")
         with connection.cursor() as cursor:
             if connection.vendor == "postgresql":
