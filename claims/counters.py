@@ -18,7 +18,7 @@ from django.db.models import Case, Count, F, Q, Sum, When
 
 from claims.choices import ClaimStatus, ClaimType, Resolution
 from claims.models import Claim, ClaimReference, Reference, Role, Topic
-from claims.predictions import PredictionCount, count_key
+from claims.prediction_counts import PredictionCount, count_key
 from claims.querysets import public_q
 from claims.references import KEPT_NAMERS
 from claims.topics import KEPT_SPEAKERS

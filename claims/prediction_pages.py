@@ -17,7 +17,8 @@ from django.utils import timezone
 
 from claims.choices import ClaimType, Due, Resolution
 from claims.models import Claim
-from claims.predictions import PredictionCount, due_q, open_due_q
+from claims.prediction_counts import PredictionCount
+from claims.predictions import due_q, open_due_q
 from claims.speaker_index import NameQuery
 from episodes.models import Podcast, Speaker
 

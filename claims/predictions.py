@@ -8,7 +8,7 @@ dated, explained and sourced. The sources are kept twice: as rows
 (PredictionSource), and as a copy on the claim that the write path
 (claims.history) keeps in step, so that every claim card shows them without a
 query and the database can refuse an outcome without one. The public predictions
-are also counted by outcome and horizon (PredictionCount), kept by claims.counters.
+are also counted by outcome and horizon: claims.prediction_counts.
 """
 
 import calendar
@@ -213,53 +213,6 @@ class PredictionSource(models.Model):
 
     def get_absolute_url(self):
         return self.url
-
-
-class PredictionCount(models.Model):
-    """How many public predictions have an outcome and, open ones, a horizon.
-
-    Kept by claims.counters in the transaction of every change that moves one, and
-    rebuilt by `manage.py recount`, so that /predictions/ adds up a few thousand of
-    these rather than reading every public prediction. Open predictions are counted
-    by horizon, because whether they are overdue or due soon moves with today's date;
-    resolved ones by outcome alone.
-    """
-
-    resolution = models.CharField(max_length=20, choices=Resolution.choices)
-    # Open predictions only; None for those with no horizon, and for every outcome.
-    horizon = models.DateField(null=True)
-    count = models.PositiveIntegerField()
-
-    class Meta:
-        ordering = ("resolution", "horizon")
-        constraints = [
-            models.UniqueConstraint(
-                fields=("resolution", "horizon"),
-                condition=Q(horizon__isnull=False),
-                name="prediction_count_per_horizon",
-            ),
-            models.UniqueConstraint(
-                fields=("resolution",),
-                condition=Q(horizon__isnull=True),
-                name="prediction_count_per_outcome",
-            ),
-            models.CheckConstraint(
-                condition=Q(resolution=Resolution.OPEN) | Q(horizon__isnull=True),
-                name="prediction_count_horizon_only_if_open",
-            ),
-            models.CheckConstraint(
-                condition=Q(resolution__in=Resolution.values),
-                name="prediction_count_resolution_valid",
-            ),
-        ]
-
-    def __str__(self):
-        return f"{self.count} {self.resolution} {self.horizon or ''}".strip()
-
-
-def count_key(resolution: str, horizon: datetime.date | None) -> tuple:
-    """The PredictionCount a prediction with this outcome and horizon is counted in."""
-    return (resolution, horizon if resolution == Resolution.OPEN else None)
 
 
 def prediction_problems(after: dict) -> dict[str, str]:

@@ -23,7 +23,7 @@ from claims.models import (
     Topic,
 )
 from claims.models import Role as NamedAs
-from claims.predictions import PredictionCount, count_key
+from claims.prediction_counts import PredictionCount, count_key
 from episodes.models import ROLE_ORDER, Appearance, Episode, Podcast, Role, Speaker, Status
 from tests.claims.ledger_files import as_json, document, run_import
 from tests.factories import (
