@@ -202,8 +202,6 @@ class Claim(predictions.PredictionFields, PublicHistory, models.Model):
             models.Index(
                 fields=("speaker", "status", "episode"), name="claim_speaker_status_episode"
             ),
-            # Admin changelist filters on type and status.
-            models.Index(fields=("status", "type"), name="claim_status_type"),
             # Counting an episode's published claims (claims.counters) from the index
             # alone, and the public claims of many episodes at once.
             models.Index(fields=("status", "episode"), name="claim_status_episode"),

@@ -162,11 +162,41 @@ PREDICTION_CONSTRAINTS = [
 ]
 
 PREDICTION_INDEXES = [
-    # /predictions/ and the claims browser's ?due=: open public predictions by horizon.
+    # Open public predictions by horizon: /predictions/'s sections and the admin's
+    # queue, and the claims browser's ?due= pass, which finds every column it counts
+    # here (the rest are constants that SQLite wants held too). Led by the outcome, it
+    # drew SQLite's plan for the browser's page of overdue predictions away from
+    # walking episodes newest first, to fetching and sorting every one by air date.
     models.Index(
-        fields=("resolution", "horizon"),
-        condition=Q(status="published", type=ClaimType.PREDICTION),
+        fields=(
+            "horizon",
+            "id",
+            "attribution",
+            "speaker",
+            "episode",
+            "type",
+            "resolution",
+            "status",
+        ),
+        condition=Q(status="published", type=ClaimType.PREDICTION, resolution=Resolution.OPEN),
         name="claim_published_prediction",
+    ),
+    # A type's claims, newest first, read from the index alone: the claims browser's
+    # passes for a type (?type=, ?due=, the Due facet) find every column they count
+    # here (claims/facets.py), not in a claims row each (docs/performance.md). The
+    # admin filters on status and type.
+    models.Index(
+        fields=(
+            "status",
+            "type",
+            "id",
+            "resolution",
+            "horizon",
+            "attribution",
+            "speaker",
+            "episode",
+        ),
+        name="claim_status_type",
     ),
     # /predictions/'s latest resolved of each outcome: read 20 rows down, not ranked in full.
     models.Index(

@@ -344,6 +344,20 @@ def test_the_claims_browser_filters_open_predictions_by_when_they_are_due(client
     ]
 
 
+@pytest.mark.parametrize("extra", [0, 6])
+def test_the_claims_browser_due_filter_runs_the_same_queries_whatever_the_data_size(
+    client, ledger, django_assert_num_queries, extra
+):
+    for n in range(extra):
+        make_prediction(horizon=days(-n - 1))
+    # The version; one pass (the count and every facet but Due); the Due facet's pass;
+    # the page's rows.
+    with django_assert_num_queries(4):
+        response = client.get(BROWSER, {"due": "overdue"})
+
+    assert response.context["search"].count == 1 + extra
+
+
 def test_the_claims_browser_prediction_filters_cost_one_pass_each(
     client, ledger, django_assert_num_queries
 ):
