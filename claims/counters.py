@@ -3,7 +3,8 @@
 The lists of speakers and podcasts and the home page show how many public claims
 each has. Counted as pages are asked for, they read every claim in the ledger
 (1.6 s for the speakers at a million claims on SQLite). Instead each episode,
-speaker and podcast keeps its counts, brought up to date in the same transaction
+speaker and podcast keeps its counts, and the ledger its public predictions by
+outcome and horizon (PredictionCount), brought up to date in the same transaction
 as the change that moves them, and `manage.py recount` rebuilds them all.
 
 An update counts again; it never adds or subtracts. An episode's claims, one
@@ -13,11 +14,12 @@ count that drifted heals the next time its record is touched.
 
 from collections import Counter, defaultdict
 
-from django.db.models import Count, Sum
+from django.db.models import Case, Count, F, Q, Sum, When
 
-from claims.choices import ClaimStatus
+from claims.choices import ClaimStatus, ClaimType, Resolution
 from claims.history import LOGGED_KINDS
 from claims.models import Claim, ClaimReference, ClaimRevision, Reference, Role, Topic
+from claims.prediction_counts import PredictionCount, count_key
 from claims.querysets import ON_RECORD, public_q
 from claims.references import KEPT_NAMERS
 from claims.topics import KEPT_SPEAKERS
@@ -230,29 +232,89 @@ def topics_of_episodes(episode_ids) -> set[int]:
     return set(links.values_list("topic", flat=True).distinct().order_by())
 
 
+def _key_q(keys) -> Q:
+    """The rows of these PredictionCount keys, as a condition on predictions or counts."""
+    outcomes = {resolution for resolution, _ in keys if resolution != Resolution.OPEN}
+    horizons = {horizon for resolution, horizon in keys if resolution == Resolution.OPEN}
+    condition = Q(resolution__in=outcomes) | Q(
+        resolution=Resolution.OPEN, horizon__in=horizons - {None}
+    )
+    if None in horizons:
+        condition |= Q(resolution=Resolution.OPEN, horizon__isnull=True)
+    return condition
+
+
+def recount_predictions(keys=None) -> None:
+    """Count again the public predictions of these PredictionCount keys (count_key()),
+    or of every key when None: one grouped query, and two writes."""
+    if keys is not None:
+        keys = set(keys)
+        if not keys:
+            return
+    predictions = Claim.objects.published().filter(type=ClaimType.PREDICTION)
+    counts = PredictionCount.objects.all()
+    if keys is not None:
+        predictions, counts = predictions.filter(_key_q(keys)), counts.filter(_key_q(keys))
+    horizon = Case(When(resolution=Resolution.OPEN, then=F("horizon")), default=None)
+    rows = predictions.values_list("resolution", horizon).annotate(n=Count("*")).order_by()
+    counts.delete()
+    # Written since the delete by a recount in another transaction, a key keeps that
+    # count: like every kept count, one a change behind heals with the next change.
+    PredictionCount.objects.bulk_create(
+        (
+            PredictionCount(resolution=resolution, horizon=day, count=n)
+            for resolution, day, n in rows
+        ),
+        ignore_conflicts=True,
+    )
+
+
+def prediction_keys(states) -> set[tuple]:
+    """The PredictionCount keys of these claims' states (claims.history), public or not."""
+    return {
+        count_key(state["resolution"], state["horizon"])
+        for state in states
+        if state and state["type"] == ClaimType.PREDICTION
+    }
+
+
+def prediction_keys_of(claims) -> set[tuple]:
+    """The PredictionCount keys of the predictions among these claims (a queryset), as
+    they are now: one query."""
+    predictions = claims.filter(type=ClaimType.PREDICTION)
+    pairs = predictions.values_list("resolution", "horizon").distinct().order_by()
+    return {count_key(resolution, horizon) for resolution, horizon in pairs}
+
+
 def recount_claims(claims) -> None:
     """Count again wherever these claims (id, episode and speaker known) are counted."""
     claims = list(claims)
+    ids = [claim.pk for claim in claims]
     recount_episodes({claim.episode_id for claim in claims})
     recount_speakers({claim.speaker_id for claim in claims})
-    recount_topics(topics_of([claim.pk for claim in claims]))
-    recount_references(references_of([claim.pk for claim in claims]))
+    recount_topics(topics_of(ids))
+    recount_references(references_of(ids))
+    recount_predictions(prediction_keys_of(Claim.objects.filter(pk__in=ids)))
 
 
 def claim_saved(claim_id: int, before: dict | None, after: dict) -> None:
     """After a claim's save (states from claims.history): recount what its change moved."""
-    counted = ("status", "episode", "speaker", "type")
-    if before is not None and all(before[name] == after[name] for name in counted):
-        return
     if not any(state and state["status"] == ClaimStatus.PUBLISHED for state in (before, after)):
         return
+
+    def moved(*names):
+        return before is None or any(before[name] != after[name] for name in names)
+
     states = [state for state in (before, after) if state]
-    recount_episodes({state["episode"] for state in states})
-    recount_speakers({state["speaker"] for state in states})
-    # Its topics and references are the same before and after: links change apart
-    # (topics_changed, references_changed).
-    recount_topics(topics_of([claim_id]))
-    recount_references(references_of([claim_id]))
+    if moved("status", "episode", "speaker", "type"):
+        recount_episodes({state["episode"] for state in states})
+        recount_speakers({state["speaker"] for state in states})
+        # Its topics and references are the same before and after: links change apart
+        # (topics_changed, references_changed).
+        recount_topics(topics_of([claim_id]))
+        recount_references(references_of([claim_id]))
+    if moved("status", "episode", "type", "resolution", "horizon"):
+        recount_predictions(prediction_keys(states))
 
 
 def revision_saved(episode_id: int, kind: str) -> None:
@@ -292,6 +354,7 @@ def episodes_changed_status(episode_ids) -> None:
     )
     recount_topics(topics_of(published.values("pk")))
     recount_references(references_of(published.values("pk")))
+    recount_predictions(prediction_keys_of(published))
 
 
 EPISODE_COUNTS = ("published_claim_count", "published_people_count", "correction_count")
@@ -349,4 +412,16 @@ def recount_everything(batch=2000) -> Counter:
             fixed[str(model._meta.verbose_name_plural)] += sum(
                 before[pk] != after[pk] for pk in chunk
             )
+    before = prediction_counts()
+    recount_predictions()
+    after = prediction_counts()
+    fixed["prediction counts"] += sum(
+        before.get(key) != after.get(key) for key in before.keys() | after.keys()
+    )
     return fixed
+
+
+def prediction_counts() -> dict[tuple, int]:
+    """{count_key(): count} as kept."""
+    rows = PredictionCount.objects.values_list("resolution", "horizon", "count")
+    return {(resolution, horizon): n for resolution, horizon, n in rows}

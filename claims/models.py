@@ -15,15 +15,10 @@ from claims.choices import (
     ClaimType,
     Verification,
 )
-from claims.history import (
-    DERIVED_FIELDS,
-    ClaimChange,
-    ClaimRevision,
-    PublicHistory,
-    RevisionKind,
-)
+from claims.history import DERIVED_FIELDS, ClaimChange, ClaimRevision, PublicHistory, RevisionKind
 from claims.links import CLAIM_INDEXES_FOR_LINKS, ClaimLink
 from claims.pending import PendingImport
+from claims.prediction_counts import PredictionCount
 from claims.querysets import ClaimQuerySet, public_q
 from claims.references import ClaimReference, Reference, ReferenceKind, Role
 from claims.reports import Report, ReportKind, ReportStatus
@@ -46,6 +41,7 @@ __all__ = [
     "ReportKind",
     "ReportStatus",
     "PendingImport",
+    "PredictionCount",
     "RevisionKind",
     "Role",
     "Topic",
@@ -206,8 +202,6 @@ class Claim(predictions.PredictionFields, PublicHistory, models.Model):
             models.Index(
                 fields=("speaker", "status", "episode"), name="claim_speaker_status_episode"
             ),
-            # Admin changelist filters on type and status.
-            models.Index(fields=("status", "type"), name="claim_status_type"),
             # Counting an episode's published claims (claims.counters) from the index
             # alone, and the public claims of many episodes at once.
             models.Index(fields=("status", "episode"), name="claim_status_episode"),

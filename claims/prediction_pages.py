@@ -2,25 +2,32 @@
 
 Both count and list public predictions only (Claim.objects.published()), and
 each runs a fixed number of queries whatever the size of the ledger: the counts
-in one grouped query, each list in one query of a bounded number of rows (the resolved ones, one per outcome).
+in one query (of the counts the ledger keeps, PredictionCount, unless the page is
+narrowed to one speaker or podcast), each list in one query of a bounded number of
+rows (the resolved ones, one per outcome).
 """
 
 import datetime
 
 import django_filters
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django import forms
+from django.db.models import Case, Count, Exists, OuterRef, Q, QuerySet, Sum, When
 from django.shortcuts import render
 from django.utils import timezone
 
 from claims.choices import ClaimType, Due, Resolution
 from claims.models import Claim
-from claims.predictions import due_q
+from claims.prediction_counts import PredictionCount
+from claims.predictions import due_q, open_due_q
+from claims.speaker_index import NameQuery
 from episodes.models import Podcast, Speaker
 
 # How many predictions each list on /predictions/ shows; the rest are a link away.
 SECTION_SIZE = 20
 # How many resolved predictions a speaker's track record lists.
 TRACK_RECORD_SIZE = 50
+# How many speakers a speaker filter that found no one suggests instead.
+SUGGESTIONS = 5
 OUTCOMES = [choice for choice in Resolution if choice != Resolution.OPEN]
 
 
@@ -28,19 +35,46 @@ def public_predictions() -> QuerySet[Claim]:
     return Claim.objects.published().filter(type=ClaimType.PREDICTION)
 
 
+def predicting_speakers() -> QuerySet[Speaker]:
+    """Speakers with a public prediction, by the claim mix each keeps (claims.counters):
+    looking for a public prediction of each of 25k speakers took 300 ms at a million
+    claims."""
+    return Speaker.objects.filter(public_claim_mix__has_key=ClaimType.PREDICTION)
+
+
+class SpeakerByNameField(forms.CharField):
+    """A speaker with a public prediction, by name (in any case) or by slug, as a link
+    to ?speaker= gives it. A text box, not a list: some 7,000 people have predictions
+    at a million claims, and a <select> of them all was most of the page."""
+
+    def clean(self, value) -> Speaker | None:
+        text = NameQuery.parse(super().clean(value) or "").text
+        if not text:
+            return None
+        found = list(
+            predicting_speakers()
+            .filter(Q(slug=text) | Q(name__iexact=text))
+            .order_by(Case(When(slug=text, then=0), default=1), "pk")[:2]
+        )
+        if len(found) == 1 or (found and found[0].slug == text):
+            return found[0]
+        if found:
+            raise forms.ValidationError(
+                f"More than one speaker is called “{text}”: choose one below.", code="ambiguous"
+            )
+        raise forms.ValidationError(
+            f"No one called “{text}” has a public prediction.", code="unknown"
+        )
+
+
+class SpeakerFilter(django_filters.Filter):
+    field_class = SpeakerByNameField
+
+
 class PredictionFilter(django_filters.FilterSet):
     """/predictions/'s filters: speakers and podcasts among public predictions only."""
 
-    # By the claim mix each speaker keeps (claims.counters): looking for a public
-    # prediction of each of 25k speakers took 300 ms at a million claims.
-    speaker = django_filters.ModelChoiceFilter(
-        queryset=Speaker.objects.filter(public_claim_mix__has_key=ClaimType.PREDICTION).order_by(
-            "name"
-        ),
-        to_field_name="slug",
-        label="Speaker",
-        empty_label="Any speaker",
-    )
+    speaker = SpeakerFilter(label="Speaker")
     podcast = django_filters.ModelChoiceFilter(
         field_name="episode__podcast",
         queryset=Podcast.objects.filter(
@@ -55,6 +89,33 @@ class PredictionFilter(django_filters.FilterSet):
     )
 
 
+def valid_filters(data) -> tuple[PredictionFilter, dict]:
+    """A bound, valid PredictionFilter, and {name: [message]} for each value it had to
+    drop: a speaker nobody with a prediction is called must not drop the podcast too."""
+    filters = PredictionFilter(data, queryset=public_predictions())
+    if filters.is_valid():
+        return filters, {}
+    errors = dict(filters.errors)
+    data = data.copy()
+    for name in errors:
+        data.pop(name, None)
+    filters = PredictionFilter(data, queryset=public_predictions())
+    filters.is_valid()  # what is left is valid; this fills form.cleaned_data
+    return filters, errors
+
+
+def speaker_suggestions(raw: str) -> list[Speaker]:
+    """Up to SUGGESTIONS speakers with a public prediction whose names hold every word
+    of what a reader typed into the speaker filter, by name."""
+    words = NameQuery.parse(raw).words
+    if not words:
+        return []
+    speakers = predicting_speakers()
+    for word in words:
+        speakers = speakers.named_like([word])
+    return list(speakers.order_by("name", "pk")[:SUGGESTIONS])
+
+
 def outcome_counts(predictions: QuerySet[Claim], today: datetime.date) -> dict[str, int]:
     """{outcome or Due value: how many} of these predictions, in one query."""
     counts = {due.value: Count("pk", filter=due_q(due, today)) for due in Due}
@@ -62,6 +123,20 @@ def outcome_counts(predictions: QuerySet[Claim], today: datetime.date) -> dict[s
         {outcome.value: Count("pk", filter=Q(resolution=outcome)) for outcome in OUTCOMES}
     )
     return predictions.aggregate(**counts)
+
+
+def kept_outcome_counts(today: datetime.date, outcome: str | None = None) -> dict[str, int]:
+    """outcome_counts() of every public prediction (of one outcome, if given), added up
+    from the counts the ledger keeps (PredictionCount) in one query: a few thousand
+    rows, where counting the predictions read every one of them."""
+    counts = {due.value: Sum("count", filter=open_due_q(due, today), default=0) for due in Due}
+    counts.update(
+        {choice.value: Sum("count", filter=Q(resolution=choice), default=0) for choice in OUTCOMES}
+    )
+    kept = PredictionCount.objects.all()
+    if outcome:
+        kept = kept.filter(resolution=outcome)
+    return kept.aggregate(**counts)
 
 
 def resolved_by_outcome(
@@ -82,12 +157,20 @@ def resolved_by_outcome(
 def prediction_list(request):
     """Open predictions overdue and due soon, then the resolved ones by outcome."""
     today = timezone.localdate()
-    filters = PredictionFilter(request.GET, queryset=public_predictions())
-    predictions = filters.qs if filters.is_valid() else public_predictions()
-    counts = outcome_counts(predictions, today)
+    filters, ignored = valid_filters(request.GET)
+    chosen = filters.form.cleaned_data
+    predictions = filters.qs
+    if chosen["speaker"] or chosen["podcast"]:
+        # Bounded by one speaker's or one podcast's predictions.
+        counts = outcome_counts(predictions, today)
+    else:
+        counts = kept_outcome_counts(today, chosen["outcome"])
     upcoming = predictions.for_listing().order_by("horizon", "episode__air_date", "pk")
     context = {
         "filters": filters,
+        "ignored": ignored,
+        "podcasts": filters.filters["podcast"].queryset.only("name", "slug"),
+        "outcomes": Resolution.choices,
         "today": today,
         "counts": counts,
         "overdue": list(upcoming.filter(due_q(Due.OVERDUE, today))[:SECTION_SIZE]),
@@ -95,6 +178,9 @@ def prediction_list(request):
         "resolved": resolved_by_outcome(predictions, SECTION_SIZE, counts),
         "outcome_counts": [(outcome, counts[outcome]) for outcome in OUTCOMES],
         "section_size": SECTION_SIZE,
+        "speaker_suggestions": speaker_suggestions(request.GET["speaker"])
+        if "speaker" in ignored
+        else [],
     }
     return render(request, "claims/prediction_list.html", context)
 

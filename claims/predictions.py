@@ -7,7 +7,8 @@ other type. A horizon is stored as the last day of the period the speaker named
 dated, explained and sourced. The sources are kept twice: as rows
 (PredictionSource), and as a copy on the claim that the write path
 (claims.history) keeps in step, so that every claim card shows them without a
-query and the database can refuse an outcome without one.
+query and the database can refuse an outcome without one. The public predictions
+are also counted by outcome and horizon: claims.prediction_counts.
 """
 
 import calendar
@@ -161,11 +162,41 @@ PREDICTION_CONSTRAINTS = [
 ]
 
 PREDICTION_INDEXES = [
-    # /predictions/ and the claims browser's ?due=: open public predictions by horizon.
+    # Open public predictions by horizon: /predictions/'s sections and the admin's
+    # queue, and the claims browser's ?due= pass, which finds every column it counts
+    # here (the rest are constants that SQLite wants held too). Led by the outcome, it
+    # drew SQLite's plan for the browser's page of overdue predictions away from
+    # walking episodes newest first, to fetching and sorting every one by air date.
     models.Index(
-        fields=("resolution", "horizon"),
-        condition=Q(status="published", type=ClaimType.PREDICTION),
+        fields=(
+            "horizon",
+            "id",
+            "attribution",
+            "speaker",
+            "episode",
+            "type",
+            "resolution",
+            "status",
+        ),
+        condition=Q(status="published", type=ClaimType.PREDICTION, resolution=Resolution.OPEN),
         name="claim_published_prediction",
+    ),
+    # A type's claims, newest first, read from the index alone: the claims browser's
+    # passes for a type (?type=, ?due=, the Due facet) find every column they count
+    # here (claims/facets.py), not in a claims row each (docs/performance.md). The
+    # admin filters on status and type.
+    models.Index(
+        fields=(
+            "status",
+            "type",
+            "id",
+            "resolution",
+            "horizon",
+            "attribution",
+            "speaker",
+            "episode",
+        ),
+        name="claim_status_type",
     ),
     # /predictions/'s latest resolved of each outcome: read 20 rows down, not ranked in full.
     models.Index(
@@ -337,6 +368,11 @@ def due_of(horizon: datetime.date | None, today: datetime.date) -> str:
 
 def due_q(due: str, today: datetime.date) -> Q:
     """The open predictions whose horizon falls `due` (a Due value) from `today`."""
+    return Q(type=ClaimType.PREDICTION) & open_due_q(due, today)
+
+
+def open_due_q(due: str, today: datetime.date) -> Q:
+    """due_q() for rows of predictions only: claims of that type, or PredictionCounts."""
     soon = today + datetime.timedelta(days=DUE_SOON_DAYS)
     conditions = {
         Due.OVERDUE: Q(horizon__lt=today),
@@ -344,4 +380,4 @@ def due_q(due: str, today: datetime.date) -> Q:
         Due.LATER: Q(horizon__gt=soon),
         Due.NO_HORIZON: Q(horizon__isnull=True),
     }
-    return Q(type=ClaimType.PREDICTION, resolution=Resolution.OPEN) & conditions[due]
+    return Q(resolution=Resolution.OPEN) & conditions[due]

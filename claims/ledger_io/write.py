@@ -70,8 +70,8 @@ def write_plan(plan: Plan) -> None:
 
 
 def recount_written(plan: Plan, claims, new_episodes, topics, references) -> None:
-    """Count again what the import moved: the claims' episodes, speakers, topics and
-    references, and the topics and references it linked or unlinked."""
+    """Count again what the import moved: the claims' episodes, speakers, topics,
+    references and predictions, and the topics and references it linked or unlinked."""
     episode_ids = {claim.episode_id for claim in claims}
     counters.recount_episodes(episode_ids | new_episodes)
     # Appearances were replaced in bulk: those removed were recounted as they went
@@ -88,6 +88,10 @@ def recount_written(plan: Plan, claims, new_episodes, topics, references) -> Non
     # By episode, not by claim: a large import names fewer episodes than claims.
     counters.recount_topics(topics | counters.topics_of_episodes(episode_ids))
     counters.recount_references(references | counters.references_of_episodes(episode_ids))
+    counters.recount_predictions(
+        counters.prediction_keys_of(Claim.objects.filter(episode__in=episode_ids))
+        | counters.prediction_keys(change.before for _, _, change in plan.to_update["claim"])
+    )
 
 
 def write_records(plan: Plan, kind: str, model, relations: dict) -> set[int]:

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from claims import counters
+from claims.choices import Resolution
 from claims.counters import recount_claims
 from claims.models import (
     Attribution,
@@ -24,9 +25,18 @@ from claims.models import (
     Topic,
 )
 from claims.models import Role as NamedAs
+from claims.prediction_counts import PredictionCount, count_key
 from episodes.models import ROLE_ORDER, Appearance, Episode, Podcast, Role, Speaker, Status
 from tests.claims.ledger_files import as_json, document, run_import
-from tests.factories import make_appearance, make_claim, make_episode, make_podcast, make_speaker
+from tests.factories import (
+    make_appearance,
+    make_claim,
+    make_episode,
+    make_podcast,
+    make_prediction,
+    make_speaker,
+    resolve,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -43,6 +53,7 @@ def kept_counts():
         counted(Topic, counters.TOPIC_COUNTS),
         counted(Reference, counters.REFERENCE_COUNTS),
         counted(ClaimReference, counters.NAMING_PLACES),
+        counters.prediction_counts(),
     )
 
 
@@ -128,7 +139,9 @@ def true_counts():
         naming.pk: [naming.claim.episode.air_date, naming.claim.episode_id, naming.claim.number]
         for naming in ClaimReference.objects.select_related("claim__episode").order_by("pk")
     }
-    return episodes, speakers, podcasts, topics, true_reference_counts(), places
+    predictions = Claim.objects.published().filter(type=ClaimType.PREDICTION)
+    by_key = Counter(count_key(*pair) for pair in predictions.values_list("resolution", "horizon"))
+    return episodes, speakers, podcasts, topics, true_reference_counts(), places, dict(by_key)
 
 
 @pytest.fixture
@@ -178,7 +191,9 @@ def correct_one(episodes, speakers, choice):
     if claims:
         claim = claims[choice % len(claims)]
         claim.speaker = speakers[0] if claim.speaker_id == speakers[1].pk else speakers[1]
-        claim.type = ClaimType.values[(choice + 1) % 9]
+        # A horizon or an outcome keeps a prediction one (claims.predictions).
+        if claim.horizon is None and not claim.is_resolved:
+            claim.type = ClaimType.values[(choice + 1) % 9]
         claim.save(correction_note="It was the other speaker.")
 
 
@@ -205,6 +220,35 @@ def redate_an_episode(episodes, speakers, choice):
     episode = Episode.objects.get(pk=episodes[choice % 3].pk)
     episode.air_date -= datetime.timedelta(days=choice + 1)
     episode.save()
+
+
+# Few horizons, so that predictions share the counts kept by horizon.
+HORIZONS = [None, datetime.date(2025, 6, 30), datetime.date(2026, 6, 30), datetime.date(2031, 1, 1)]
+
+
+def add_prediction(episodes, speakers, choice):
+    status = ClaimStatus.PUBLISHED if choice % 4 else ClaimStatus.DRAFT
+    make_prediction(episodes[choice % 3], speakers[choice % 2], HORIZONS[choice % 4], status=status)
+
+
+def resolve_or_reopen_one(episodes, speakers, choice):
+    predictions = list(Claim.objects.filter(type=ClaimType.PREDICTION).order_by("pk"))
+    if not predictions:
+        return
+    claim = predictions[choice % len(predictions)]
+    if claim.is_resolved:
+        claim.resolve(Resolution.OPEN, why="Resolved too early.")
+    else:
+        resolve(claim, [r for r in Resolution if r != Resolution.OPEN][choice % 4])
+
+
+def move_a_horizon(episodes, speakers, choice):
+    predictions = list(Claim.objects.filter(type=ClaimType.PREDICTION).order_by("pk"))
+    if predictions:
+        claim = predictions[choice % len(predictions)]
+        claim.horizon = HORIZONS[(choice + 1) % 4]
+        claim.horizon_precision = "day" if claim.horizon else ""
+        claim.save()
 
 
 def toggle_an_episode(episodes, speakers, choice):
@@ -321,6 +365,9 @@ EDITS = [
     remove_appearance,
     name_one,
     unname_one,
+    add_prediction,
+    resolve_or_reopen_one,
+    move_a_horizon,
 ]
 
 
@@ -537,3 +584,38 @@ def test_recount_puts_a_naming_back_where_its_claim_is_listed(capsys):
     naming.refresh_from_db()
     assert (naming.air_date, naming.number) == (claim.episode.air_date, claim.number)
     assert "Counts that were wrong: 1 named references." in capsys.readouterr().out
+
+
+def test_recount_repairs_a_prediction_count_that_drifted_and_says_so(capsys):
+    make_prediction(horizon=datetime.date(2027, 12, 31))
+    PredictionCount.objects.update(count=5)
+    PredictionCount.objects.create(resolution=Resolution.CAME_TRUE, count=2)
+
+    call_command("recount")
+
+    assert counters.prediction_counts() == {(Resolution.OPEN, datetime.date(2027, 12, 31)): 1}
+    assert "Counts that were wrong: 2 prediction counts." in capsys.readouterr().out
+
+
+def test_an_import_counts_the_predictions_it_brings_and_moves(tmp_path):
+    doc = document()
+    doc["episodes"][0]["claims"][1]["horizon"] = "2027"
+    run_import(tmp_path, as_json(doc))
+    assert counters.prediction_counts() == {(Resolution.OPEN, datetime.date(2027, 12, 31)): 1}
+
+    doc["episodes"][0]["claims"][1]["horizon"] = "2028-03"
+    run_import(tmp_path, as_json(doc))
+
+    assert counters.prediction_counts() == {(Resolution.OPEN, datetime.date(2028, 3, 31)): 1}
+
+
+def test_the_admin_actions_count_the_predictions_they_publish_and_unpublish(admin_client):
+    draft = make_prediction(status=ClaimStatus.DRAFT)
+    admin_client.post("/admin/claims/claim/", {"action": "publish", "_selected_action": [draft.pk]})
+    assert counters.prediction_counts() == {(Resolution.OPEN, None): 1}
+
+    admin_client.post(
+        "/admin/episodes/episode/", {"action": "unpublish", "_selected_action": [draft.episode_id]}
+    )
+
+    assert counters.prediction_counts() == {}

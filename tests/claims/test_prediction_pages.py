@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from claims.choices import ClaimType, Resolution
+from claims.prediction_pages import outcome_counts, public_predictions
 from episodes.models import Status
 from tests.factories import (
     SOURCE,
@@ -86,15 +87,78 @@ def test_drafts_and_draft_episodes_never_appear_or_count_on_the_predictions_page
     assert response.context["counts"][Resolution.CAME_TRUE] == 1
 
 
-def test_the_speaker_filter_offers_only_speakers_with_a_public_prediction(client, ledger):
+@pytest.mark.parametrize("name", ["Cy Belief", "Di Draft", "Ed Hidden"])
+def test_the_speaker_filter_ignores_speakers_without_a_public_prediction(client, ledger, name):
     make_claim(speaker=make_speaker(name="Cy Belief"), type=ClaimType.BELIEF)
     make_prediction(speaker=make_speaker(name="Di Draft"), status=Status.DRAFT)
-    hidden = make_speaker(name="Ed Hidden")
-    make_prediction(make_episode(status=Status.DRAFT), hidden)
+    make_prediction(make_episode(status=Status.DRAFT), make_speaker(name="Ed Hidden"))
 
-    choices = client.get(PREDICTIONS).context["filters"].form.fields["speaker"].queryset
+    html = client.get(PREDICTIONS, {"speaker": name}).content.decode()
 
-    assert [speaker.name for speaker in choices] == ["Ada Example", "Ben Sample"]
+    assert f"Speaker was ignored: No one called “{name}” has a public prediction." in html
+    assert "Overdue by a month." in html
+
+
+def test_the_speaker_filter_is_a_labelled_text_box_not_a_list_of_everyone(client, ledger):
+    html = client.get(PREDICTIONS).content.decode()
+
+    assert '<label for="id_speaker">Speaker</label> <input type="text" name="speaker"' in html
+    assert "<select" in html  # the podcasts and outcomes
+    assert '<select name="speaker"' not in html and "<option>Ada Example" not in html
+
+
+def test_the_speaker_filter_finds_a_speaker_by_name_in_any_case(client, ledger):
+    html = client.get(PREDICTIONS, {"speaker": "  ben   SAMPLE "}).content.decode()
+
+    assert "Due in three weeks." in html and "Overdue by a month." not in html
+    assert 'id="id_speaker" value="Ben Sample"' in html
+
+
+def test_a_link_to_a_speakers_predictions_shows_their_name_in_the_filter(client, ledger):
+    html = client.get(PREDICTIONS, {"speaker": "ben-sample"}).content.decode()
+
+    assert "Due in three weeks." in html and "Overdue by a month." not in html
+    assert 'id="id_speaker" value="Ben Sample"' in html
+
+
+def test_a_name_nobody_has_suggests_the_speakers_whose_names_hold_its_words(client, ledger):
+    html = client.get(PREDICTIONS, {"speaker": "sample"}).content.decode()
+
+    assert "Speaker was ignored: No one called “sample” has a public prediction." in html
+    assert '<a href="?speaker=ben-sample">Ben Sample</a>' in html
+    assert 'id="id_speaker" value="sample"' in html
+
+
+def test_two_speakers_of_the_same_name_are_told_apart(client, ledger):
+    other = make_speaker(name="Ada Example", slug="ada-example-2", description="The other one")
+    make_prediction(speaker=other)
+
+    html = client.get(PREDICTIONS, {"speaker": "Ada Example"}).content.decode()
+
+    assert "More than one speaker is called “Ada Example”: choose one below." in html
+    assert '<a href="?speaker=ada-example">Ada Example</a>' in html
+    assert (
+        '<a href="?speaker=ada-example-2">Ada Example</a> <span class="muted">(The other one)'
+        in html
+    )
+    chosen = client.get(PREDICTIONS, {"speaker": "ada-example"}).content.decode()
+    assert "Overdue by a month." in chosen
+
+
+@pytest.mark.parametrize("typed", ["\x00", "x" * 500, "<b>Ada</b>", "%", "_"])
+def test_anything_typed_as_a_speaker_gets_the_page_and_a_message(client, ledger, typed):
+    response = client.get(PREDICTIONS, {"speaker": typed})
+
+    assert response.status_code == 200
+    assert "Overdue by a month." in response.content.decode()
+    assert "<b>Ada</b>" not in response.content.decode()
+
+
+def test_an_ignored_speaker_leaves_the_other_filters_in_place(client, ledger):
+    html = client.get(PREDICTIONS, {"speaker": "nobody", "podcast": "sample-hour"}).content.decode()
+
+    assert "Speaker was ignored" in html
+    assert "It did not." in html and "Overdue by a month." not in html
 
 
 def test_the_predictions_page_filters_by_speaker_podcast_and_outcome(client, ledger):
@@ -117,6 +181,50 @@ def test_a_speaker_not_in_the_predictions_is_ignored_with_a_message(client, ledg
     assert "Speaker was ignored" in response.content.decode()
 
 
+def test_a_prediction_falls_overdue_the_day_after_its_horizon_with_nothing_written(
+    client, ledger, monkeypatch
+):
+    in_three_weeks = days(21)
+    monkeypatch.setattr("django.utils.timezone.localdate", lambda: in_three_weeks)
+
+    response = client.get(PREDICTIONS)
+
+    assert "Due in three weeks." in section(response, "overdue-heading")
+    assert (response.context["counts"]["overdue"], response.context["counts"]["soon"]) == (2, 0)
+    assert "2 overdue · 0 due within 90 days · 1 came true · 1 did not come true" in (
+        response.content.decode()
+    )
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{}, {"outcome": "came_true"}, {"outcome": "open"}, {"podcast": "example-show"}],
+)
+def test_the_counts_are_those_of_the_predictions_shown(client, ledger, params):
+    counts = client.get(PREDICTIONS, params).context["counts"]
+
+    predictions = public_predictions()
+    if "outcome" in params:
+        predictions = predictions.filter(resolution=params["outcome"])
+    if "podcast" in params:
+        predictions = predictions.filter(episode__podcast__slug=params["podcast"])
+    assert counts == outcome_counts(predictions, timezone.localdate())
+
+
+def test_the_page_counts_every_public_prediction_in_one_query_of_the_counts_kept(
+    client, ledger, django_assert_num_queries
+):
+    for n in range(5):
+        make_prediction(horizon=days(n - 2))
+    # The version; the counts kept; the overdue and due-soon lists; the latest of the
+    # two outcomes resolved; the podcasts to choose from.
+    with django_assert_num_queries(7) as captured:
+        client.get(PREDICTIONS)
+
+    counting = captured.captured_queries[1]["sql"]
+    assert "claims_predictioncount" in counting and "claims_claim" not in counting
+
+
 @pytest.mark.parametrize("extra", [0, 6])
 def test_the_predictions_page_runs_the_same_queries_whatever_the_data_size(
     client, ledger, django_assert_num_queries, extra
@@ -126,8 +234,8 @@ def test_the_predictions_page_runs_the_same_queries_whatever_the_data_size(
         make_prediction(horizon=days(-n - 1))
     # The ledger's version (page cache key); the speaker lookup (filter validation);
     # the counts of every section and outcome; the overdue and due-soon lists; the
-    # resolved, by outcome; the speakers and podcasts for the filter's choices.
-    with django_assert_num_queries(8):
+    # resolved, by outcome; the podcasts for the filter's choices.
+    with django_assert_num_queries(7):
         client.get(PREDICTIONS, {"speaker": "ada-example"})
 
 
@@ -139,9 +247,9 @@ def test_each_outcome_lists_its_latest_in_one_query_of_its_own(
         for n in range(extra):
             resolve(make_prediction(excerpt=f"{outcome.label}, {n}."), outcome)
     monkeypatch.setattr("claims.prediction_pages.SECTION_SIZE", 2)
-    # The version; the counts; the overdue and due-soon lists; one list for each of the
-    # four outcomes any prediction has, however many it has; the filter's choices.
-    with django_assert_num_queries(10):
+    # The version; the counts kept; the overdue and due-soon lists; one list for each of
+    # the four outcomes any prediction has, however many it has; the podcasts to choose.
+    with django_assert_num_queries(9):
         response = client.get(PREDICTIONS)
 
     resolved = section(response, "resolved-heading")
@@ -234,6 +342,20 @@ def test_the_claims_browser_filters_open_predictions_by_when_they_are_due(client
         ("overdue", "Overdue", 1),
         ("soon", "Due soon", 1),
     ]
+
+
+@pytest.mark.parametrize("extra", [0, 6])
+def test_the_claims_browser_due_filter_runs_the_same_queries_whatever_the_data_size(
+    client, ledger, django_assert_num_queries, extra
+):
+    for n in range(extra):
+        make_prediction(horizon=days(-n - 1))
+    # The version; one pass (the count and every facet but Due); the Due facet's pass;
+    # the page's rows.
+    with django_assert_num_queries(4):
+        response = client.get(BROWSER, {"due": "overdue"})
+
+    assert response.context["search"].count == 1 + extra
 
 
 def test_the_claims_browser_prediction_filters_cost_one_pass_each(

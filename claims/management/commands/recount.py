@@ -7,7 +7,8 @@ from claims.counters import recount_everything
 class Command(BaseCommand):
     help = (
         "Count again every public count kept beside the records (episodes, speakers, "
-        "podcasts) from the claims themselves, and say how many were wrong."
+        "podcasts, topics, references, predictions) from the claims themselves, and say "
+        "how many were wrong."
     )
 
     def handle(self, *args, **options):
