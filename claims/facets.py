@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from django.core.exceptions import EmptyResultSet
 from django.db import connections
-from django.db.models import Case, F, Q, Value, When
+from django.db.models import Case, F, Value, When
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
@@ -28,6 +28,7 @@ from claims.choices import Due, Relation, Resolution
 from claims.models import Attribution, Claim, ClaimLink, ClaimType, Topic
 from claims.pagination import AtLeast, Exactly
 from claims.predictions import due_q
+from claims.querysets import public_q
 from episodes.models import Podcast, Speaker
 
 
@@ -65,9 +66,16 @@ SAMPLE_IDS = RawSQL("SELECT c_pk FROM sample", [])
 
 def contradictions_in_sample():
     """The claims in contradiction among the sample's: only the links that touch the
-    sample are looked at, not every contradiction in the ledger."""
-    touching = Q(from_claim__in=SAMPLE_IDS) | Q(to_claim__in=SAMPLE_IDS)
-    return ClaimLink.objects.public().filter(touching, relation=Relation.CONTRADICTS).claim_ids()
+    sample are looked at, not every contradiction in the ledger.
+
+    The sample's claims are public, so only each link's other end is checked. Each end
+    is looked up through its own index: asked as one condition (this end or that one
+    in the sample), the database read every link in the ledger.
+    """
+    links = ClaimLink.objects.filter(relation=Relation.CONTRADICTS).order_by()
+    from_sample = links.filter(public_q("to_claim__"), from_claim__in=SAMPLE_IDS)
+    to_sample = links.filter(public_q("from_claim__"), to_claim__in=SAMPLE_IDS)
+    return from_sample.values("from_claim").union(to_sample.values("to_claim"))
 
 
 # Records are grouped by id and named after counting: joining every match to its
