@@ -27,7 +27,8 @@ from claims import search
 from claims.facets import tally
 from claims.filters import ClaimFilter, Ordering, valid_filters
 from claims.models import Claim
-from claims.pagination import COUNT_CAP, AtLeast, CappedPaginator, Exactly
+from claims.pagination import AtLeast, CappedPaginator, Exactly
+from claims.public_record import public_claim_total
 from episodes.models import Episode, Speaker
 
 
@@ -38,13 +39,14 @@ class ClaimSearch:
     per_page = 20
     speaker_facet_size = 12
     # Facets count at most this many claims, the most recently added: see claims/facets.py.
-    facet_sample = COUNT_CAP
+    facet_sample = 1_000
     matching_records = 5
     # Speakers whose names match are looked at in name order, this many at most.
     matching_candidates = 100
 
     def __init__(self, data: QueryDict, claims: QuerySet | None = None):
         self.data = data
+        self._every_public_claim = claims is None
         self.claims = Claim.objects.published() if claims is None else claims
         self._pages = {}
 
@@ -72,7 +74,17 @@ class ClaimSearch:
 
     @cached_property
     def _tally(self):
-        return tally(self, cap=CappedPaginator.cap, sample=self.facet_sample)
+        return tally(
+            self, cap=CappedPaginator.cap, sample=self.facet_sample, known_count=self._kept_count()
+        )
+
+    def _kept_count(self) -> int | None:
+        """How many claims are shown, from the counts the ledger keeps (claims.counters),
+        when nothing narrows the public claims; None when they must be counted."""
+        narrowed = any(value for name, value in self.chosen.items() if name != "order")
+        if self._every_public_claim and not narrowed:
+            return public_claim_total()
+        return None
 
     @property
     def count(self) -> Exactly | AtLeast:
