@@ -117,28 +117,33 @@ class ClaimSearch:
     def ordered(self) -> QuerySet:
         """Every match in `ordering`, with what a claim card shows. Scores the
         matches only when they are shown by relevance."""
+        return self._in_order().for_listing()
+
+    def _in_order(self) -> QuerySet:
         ordering = self.ordering
         claims = self._matching(ranked=ordering == Ordering.RELEVANCE)
         if ordering == Ordering.RELEVANCE:
-            claims = claims.order_by(
+            return claims.order_by(
                 "-in_excerpt", "-rank", "-episode__air_date", "episode_id", "number"
             )
-        elif ordering == Ordering.OLDEST:
-            claims = claims.order_by("episode__air_date", "episode_id", "number")
-        else:
-            claims = claims.newest_first()
-        return claims.for_listing()
+        if ordering == Ordering.OLDEST:
+            return claims.order_by("episode__air_date", "episode_id", "number")
+        return claims.newest_first()
 
     def page(self, number: int | str | None = None, per_page: int | None = None) -> Page:
-        """That page of `ordered()`, its excerpts highlighted: one query for the rows,
-        one for the highlights. `number` is the data's ?page= unless given; one that
-        is not a page number gives the first page, one past the end the last."""
+        """That page of `ordered()`, its excerpts highlighted: one query for the rows
+        (two when ranked), one for the highlights. `number` is the data's ?page= unless
+        given; one that is not a page number gives the first page, one past the end the last."""
         per_page = per_page or self.per_page
         number = self.params.get("page") if number is None else number
         key = (str(number), per_page)
         if key not in self._pages:
-            paginator = CappedPaginator(self.ordered(), per_page, count=self.count)
+            ranked = self.ordering == Ordering.RELEVANCE
+            claims = self._in_order().values_list("pk", flat=True) if ranked else self.ordered()
+            paginator = CappedPaginator(claims, per_page, count=self.count)
             page = paginator.page(min(_page_number(number) or 1, paginator.num_pages))
+            if ranked:
+                page.object_list = _cards(list(page.object_list))
             search.highlight(page.object_list, self.query)
             self._pages[key] = page
         return self._pages[key]
@@ -203,6 +208,17 @@ class ClaimSearch:
             .select_related("podcast")
             .defer("summary")[: self.matching_records]
         )
+
+
+def _cards(ids: list[int]) -> list[Claim]:
+    """The claims with these ids, in this order, with what a claim card shows.
+
+    A ranked page is chosen first, by id, and only its claims are then read with
+    their episodes, podcasts and speakers: joined to every match before the best
+    twenty were picked, PostgreSQL read every episode and speaker in the ledger.
+    """
+    cards = Claim.objects.filter(pk__in=ids).for_listing().in_bulk()
+    return [cards[pk] for pk in ids]
 
 
 def _page_number(raw: int | str | None) -> int | None:
