@@ -1,5 +1,7 @@
+from urllib.parse import urlencode
+
 from django import template
-from django.template.defaulttags import querystring
+from django.http import QueryDict
 
 register = template.Library()
 
@@ -8,6 +10,44 @@ register = template.Library()
 def facet_url(context, name: str, value: str | None = None) -> str:
     """The current query string with facet `name` set to `value` (or removed), from page one.
 
-    `{% querystring %}` takes only literal parameter names; one facet partial serves many.
+    What `{% querystring name=value page=None %}` writes, which takes only literal
+    parameter names (one facet partial serves many). A facet can list hundreds of
+    choices, so the parameters around `name` are encoded once per facet and request,
+    not once per choice.
     """
-    return querystring(context, **{name: value, "page": None})
+    request = context.request
+    links = request.__dict__.setdefault("_facet_links", {})
+    if name not in links:
+        links[name] = FacetLinks(request.GET, name)
+    return links[name].to(value)
+
+
+class FacetLinks:
+    """The query strings of one facet's choices: `query` with `name` set or removed,
+    without `page`, its other parameters in their order."""
+
+    def __init__(self, query: QueryDict, name: str):
+        self.name, self.encoding = name, query.encoding
+        params = query.copy()
+        params.pop("page", None)
+        keys = list(params)
+        # A parameter already there keeps its place; a new one goes last.
+        place = keys.index(name) if name in keys else len(keys)
+        self.before = self._encoded(params, keys[:place])
+        self.after = self._encoded(params, keys[place + 1 :])
+        params.pop(name, None)
+        # Removing the last parameter leaves "?", unless there were none to start with.
+        self.removed = "" if not params and not query else f"?{params.urlencode()}"
+
+    def to(self, value) -> str:
+        if value is None:
+            return self.removed
+        chosen = self._pair(self.name, value)
+        return "?" + "&".join(part for part in (self.before, chosen, self.after) if part)
+
+    def _encoded(self, params: QueryDict, keys) -> str:
+        return "&".join(self._pair(key, value) for key in keys for value in params.getlist(key))
+
+    def _pair(self, key, value) -> str:
+        # As QueryDict.urlencode() writes each pair.
+        return urlencode({key.encode(self.encoding): str(value).encode(self.encoding)})
