@@ -18,7 +18,7 @@ when ranking is possible, because ranking stops being worth it past the cap.
 """
 
 from django.core.paginator import Page
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import QuerySet
 from django.http import QueryDict
 from django.utils.functional import cached_property
 from django.utils.text import Truncator
@@ -41,8 +41,6 @@ class ClaimSearch:
     # Facets count at most this many claims, the most recently added: see claims/facets.py.
     facet_sample = 1_000
     matching_records = 5
-    # Speakers whose names match are looked at in name order, this many at most.
-    matching_candidates = 100
 
     def __init__(self, data: QueryDict, claims: QuerySet | None = None):
         self.data = data
@@ -188,14 +186,13 @@ class ClaimSearch:
         words = [word for word in self.query.words if len(word) >= 3]
         if not words:
             return []
-        # Asked per speaker in the SELECT list, for the first candidates by name only: as a
-        # WHERE EXISTS, PostgreSQL answers it by reading every published claim.
-        candidates = (
+        # By their kept count of public claims (claims.counters): asking the claims
+        # whether each one has any read an index of claims per name that matched.
+        return list(
             Speaker.objects.named_like(words)
-            .annotate(is_public=Exists(Claim.objects.published().filter(speaker=OuterRef("pk"))))
-            .order_by("name")[: self.matching_candidates]
+            .filter(public_claim_count__gt=0)
+            .order_by("name")[: self.matching_records]
         )
-        return [speaker for speaker in candidates if speaker.is_public][: self.matching_records]
 
     @cached_property
     def matching_episodes(self) -> list[Episode]:
