@@ -18,7 +18,7 @@ when ranking is possible, because ranking stops being worth it past the cap.
 """
 
 from django.core.paginator import Page
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import QuerySet
 from django.http import QueryDict
 from django.utils.functional import cached_property
 from django.utils.text import Truncator
@@ -27,7 +27,8 @@ from claims import search
 from claims.facets import tally
 from claims.filters import ClaimFilter, Ordering, valid_filters
 from claims.models import Claim
-from claims.pagination import COUNT_CAP, AtLeast, CappedPaginator, Exactly
+from claims.pagination import AtLeast, CappedPaginator, Exactly
+from claims.public_record import public_claim_total
 from episodes.models import Episode, Speaker
 
 
@@ -38,13 +39,12 @@ class ClaimSearch:
     per_page = 20
     speaker_facet_size = 12
     # Facets count at most this many claims, the most recently added: see claims/facets.py.
-    facet_sample = COUNT_CAP
+    facet_sample = 1_000
     matching_records = 5
-    # Speakers whose names match are looked at in name order, this many at most.
-    matching_candidates = 100
 
     def __init__(self, data: QueryDict, claims: QuerySet | None = None):
         self.data = data
+        self._every_public_claim = claims is None
         self.claims = Claim.objects.published() if claims is None else claims
         self._pages = {}
 
@@ -72,7 +72,17 @@ class ClaimSearch:
 
     @cached_property
     def _tally(self):
-        return tally(self, cap=CappedPaginator.cap, sample=self.facet_sample)
+        return tally(
+            self, cap=CappedPaginator.cap, sample=self.facet_sample, known_count=self._kept_count()
+        )
+
+    def _kept_count(self) -> int | None:
+        """How many claims are shown, from the counts the ledger keeps (claims.counters),
+        when nothing narrows the public claims; None when they must be counted."""
+        narrowed = any(value for name, value in self.chosen.items() if name != "order")
+        if self._every_public_claim and not narrowed:
+            return public_claim_total()
+        return None
 
     @property
     def count(self) -> Exactly | AtLeast:
@@ -105,28 +115,33 @@ class ClaimSearch:
     def ordered(self) -> QuerySet:
         """Every match in `ordering`, with what a claim card shows. Scores the
         matches only when they are shown by relevance."""
+        return self._in_order().for_listing()
+
+    def _in_order(self) -> QuerySet:
         ordering = self.ordering
         claims = self._matching(ranked=ordering == Ordering.RELEVANCE)
         if ordering == Ordering.RELEVANCE:
-            claims = claims.order_by(
+            return claims.order_by(
                 "-in_excerpt", "-rank", "-episode__air_date", "episode_id", "number"
             )
-        elif ordering == Ordering.OLDEST:
-            claims = claims.order_by("episode__air_date", "episode_id", "number")
-        else:
-            claims = claims.newest_first()
-        return claims.for_listing()
+        if ordering == Ordering.OLDEST:
+            return claims.order_by("episode__air_date", "episode_id", "number")
+        return claims.newest_first()
 
     def page(self, number: int | str | None = None, per_page: int | None = None) -> Page:
-        """That page of `ordered()`, its excerpts highlighted: one query for the rows,
-        one for the highlights. `number` is the data's ?page= unless given; one that
-        is not a page number gives the first page, one past the end the last."""
+        """That page of `ordered()`, its excerpts highlighted: one query for the rows
+        (two when ranked), one for the highlights. `number` is the data's ?page= unless
+        given; one that is not a page number gives the first page, one past the end the last."""
         per_page = per_page or self.per_page
         number = self.params.get("page") if number is None else number
         key = (str(number), per_page)
         if key not in self._pages:
-            paginator = CappedPaginator(self.ordered(), per_page, count=self.count)
+            ranked = self.ordering == Ordering.RELEVANCE
+            claims = self._in_order().values_list("pk", flat=True) if ranked else self.ordered()
+            paginator = CappedPaginator(claims, per_page, count=self.count)
             page = paginator.page(min(_page_number(number) or 1, paginator.num_pages))
+            if ranked:
+                page.object_list = _cards(list(page.object_list))
             search.highlight(page.object_list, self.query)
             self._pages[key] = page
         return self._pages[key]
@@ -171,14 +186,13 @@ class ClaimSearch:
         words = [word for word in self.query.words if len(word) >= 3]
         if not words:
             return []
-        # Asked per speaker in the SELECT list, for the first candidates by name only: as a
-        # WHERE EXISTS, PostgreSQL answers it by reading every published claim.
-        candidates = (
+        # By their kept count of public claims (claims.counters): asking the claims
+        # whether each one has any read an index of claims per name that matched.
+        return list(
             Speaker.objects.named_like(words)
-            .annotate(is_public=Exists(Claim.objects.published().filter(speaker=OuterRef("pk"))))
-            .order_by("name")[: self.matching_candidates]
+            .filter(public_claim_count__gt=0)
+            .order_by("name")[: self.matching_records]
         )
-        return [speaker for speaker in candidates if speaker.is_public][: self.matching_records]
 
     @cached_property
     def matching_episodes(self) -> list[Episode]:
@@ -191,6 +205,17 @@ class ClaimSearch:
             .select_related("podcast")
             .defer("summary")[: self.matching_records]
         )
+
+
+def _cards(ids: list[int]) -> list[Claim]:
+    """The claims with these ids, in this order, with what a claim card shows.
+
+    A ranked page is chosen first, by id, and only its claims are then read with
+    their episodes, podcasts and speakers: joined to every match before the best
+    twenty were picked, PostgreSQL read every episode and speaker in the ledger.
+    """
+    cards = Claim.objects.filter(pk__in=ids).for_listing().in_bulk()
+    return [cards[pk] for pk in ids]
 
 
 def _page_number(raw: int | str | None) -> int | None:

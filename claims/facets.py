@@ -9,9 +9,11 @@ passes as possible, each over a bounded sample:
 - a facet whose filter is in use (say ?type=prediction) counts the claims every
   other filter allows, one more query each.
 
-Each pass reads at most cap + 1 matches, the most recently added first, and
-counts facets among the `sample` newest: below that every match is counted and
-the figures are exact; above it the page says they are a sample.
+The counting pass reads at most cap + 1 matches, the most recently added first,
+and every pass counts facets among the `sample` newest: below that every match is
+counted and the figures are exact; above it the page says they are a sample. A
+pass with nothing to count (a facet in use, or the whole ledger, whose count is
+kept: claims.counters) reads only its sample.
 """
 
 from collections.abc import Callable
@@ -19,7 +21,7 @@ from dataclasses import dataclass, field
 
 from django.core.exceptions import EmptyResultSet
 from django.db import connections
-from django.db.models import Case, F, Q, Value, When
+from django.db.models import Case, F, Value, When
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
@@ -28,6 +30,7 @@ from claims.choices import Due, Relation, Resolution
 from claims.models import Attribution, Claim, ClaimLink, ClaimType, Topic
 from claims.pagination import AtLeast, Exactly
 from claims.predictions import due_q
+from claims.querysets import public_q
 from episodes.models import Podcast, Speaker
 
 
@@ -65,9 +68,16 @@ SAMPLE_IDS = RawSQL("SELECT c_pk FROM sample", [])
 
 def contradictions_in_sample():
     """The claims in contradiction among the sample's: only the links that touch the
-    sample are looked at, not every contradiction in the ledger."""
-    touching = Q(from_claim__in=SAMPLE_IDS) | Q(to_claim__in=SAMPLE_IDS)
-    return ClaimLink.objects.public().filter(touching, relation=Relation.CONTRADICTS).claim_ids()
+    sample are looked at, not every contradiction in the ledger.
+
+    The sample's claims are public, so only each link's other end is checked. Each end
+    is looked up through its own index: asked as one condition (this end or that one
+    in the sample), the database read every link in the ledger.
+    """
+    links = ClaimLink.objects.filter(relation=Relation.CONTRADICTS).order_by()
+    from_sample = links.filter(public_q("to_claim__"), from_claim__in=SAMPLE_IDS)
+    to_sample = links.filter(public_q("from_claim__"), to_claim__in=SAMPLE_IDS)
+    return from_sample.values("from_claim").union(to_sample.values("to_claim"))
 
 
 # Records are grouped by id and named after counting: joining every match to its
@@ -116,17 +126,21 @@ class Tally:
         }
 
 
-def tally(search, cap, sample):
+def tally(search, cap, sample, known_count=None):
     """Count the claims a ClaimSearch shows (an Exactly, or AtLeast(cap)) and every facet.
 
-    `search.without(name)` gives the claims every filter but `name` allows.
+    `search.without(name)` gives the claims every filter but `name` allows;
+    `known_count`, if given, is how many claims it shows, so none are counted.
     """
     chosen = search.chosen
     in_use = [name for name in FACETS if chosen.get(name)]
     result = Tally()
-    count, result.facets = _pass(
-        search.without(None), [name for name in FACETS if name not in in_use], cap, sample
-    )
+    names = [name for name in FACETS if name not in in_use]
+    if known_count is None:
+        count, result.facets = _pass(search.without(None), names, cap + 1, sample)
+    else:
+        _, result.facets = _pass(search.without(None), names, sample + 1, sample)
+        count = known_count
     result.count = AtLeast(cap) if count > cap else Exactly(count)
     # A facet counted a sample when its pass found more matches than the sample holds.
     result.sampled = count > sample
@@ -136,14 +150,14 @@ def tally(search, cap, sample):
             # Only claims it can count, so that its sample is all countable claims.
             column, value = FACETS[name].condition
             claims = claims.filter(**{column: value})
-        matches, counted = _pass(claims, [name], cap, sample)
+        matches, counted = _pass(claims, [name], sample + 1, sample)
         result.facets.update(counted)
         result.sampled |= matches > sample
     return result
 
 
-def _pass(claims, names, cap, sample):
-    """(matches up to cap + 1, {facet: rows}) for `claims`, in one query.
+def _pass(claims, names, limit, sample):
+    """(matches up to `limit`, {facet: rows}) for `claims`, in one query.
 
     Built as plain SQL around the ORM's query: the facets share one sample
     (a CTE, read once), which the ORM can't express, and the SQLite search's
@@ -158,7 +172,7 @@ def _pass(claims, names, cap, sample):
         columns[f"c_{name}"] = FACETS[name].expression()
         if FACETS[name].condition:
             columns[f"c_{FACETS[name].condition[0]}"] = F(FACETS[name].condition[0])
-    matches = search.newest_added_first(claims).values(**columns)[: cap + 1]
+    matches = search.newest_added_first(claims).values(**columns)[:limit]
     try:
         matches_sql, params = matches.query.sql_with_params()
     except EmptyResultSet:  # .none(), e.g. a search of stop words only

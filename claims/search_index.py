@@ -5,12 +5,14 @@ excerpt weighted above the context; markup read as plain words) and a GIN index
 serves `@@` queries;
 trigram indexes serve the matching speakers' and episodes' names.
 SQLite: an FTS5 table with the Porter stemmer mirrors `excerpt` and
-`search_context` through triggers.
+`search_context` through triggers, and FTS5 tables of trigrams serve the names.
 
 Installed after every migrate rather than in one migration because SQLite drops a
 table's triggers whenever a migration rebuilds that table; `install()` puts back
 whatever is missing or changed and, if anything was, rebuilds the index from the claims.
 """
+
+from episodes.models import TRIGRAM_TABLES
 
 # Characters PostgreSQL's parser reads as part of markup or of one compound token
 # ("<b>", "&amp;", "example.com", "GPT-3"), where FTS5 reads them as spaces between
@@ -56,6 +58,42 @@ POSTGRES_TRIGRAM_INDEXES = (
     "CREATE INDEX IF NOT EXISTS speaker_name_trgm "
     "ON episodes_speaker USING gin (UPPER(name) gin_trgm_ops)",
 )
+
+
+def _sqlite_trigram_table(name, content, column):
+    """An FTS5 table of the trigrams of `content`.`column`, kept in step by triggers:
+    (its CREATE statement, {trigger name: CREATE TRIGGER statement})."""
+    table = f"""
+        CREATE VIRTUAL TABLE IF NOT EXISTS {name} USING fts5(
+            {column}, content='{content}', content_rowid='id', tokenize='trigram'
+        )"""
+    old, new = f"'delete', old.id, old.{column}", f"new.id, new.{column}"
+    triggers = {
+        f"{name}_insert": f"""
+            CREATE TRIGGER {name}_insert AFTER INSERT ON {content} BEGIN
+                INSERT INTO {name}(rowid, {column}) VALUES ({new});
+            END""",
+        f"{name}_delete": f"""
+            CREATE TRIGGER {name}_delete AFTER DELETE ON {content} BEGIN
+                INSERT INTO {name}({name}, rowid, {column}) VALUES ({old});
+            END""",
+        f"{name}_update": f"""
+            CREATE TRIGGER {name}_update AFTER UPDATE OF {column} ON {content} BEGIN
+                INSERT INTO {name}({name}, rowid, {column}) VALUES ({old});
+                INSERT INTO {name}(rowid, {column}) VALUES ({new});
+            END""",
+    }
+    return table, triggers
+
+
+# SQLite's counterpart of the trigram indexes above: `LIKE '%word%'` asked of an FTS5
+# table of trigrams is answered from its index (Speaker.objects.named_like and
+# Episode.objects.titled_like ask it there); asked of the table, it read every
+# speaker's name and every episode's title on every search.
+SQLITE_TRIGRAM_TABLES = {
+    name: _sqlite_trigram_table(name, content, column)
+    for (content, column), name in TRIGRAM_TABLES.items()
+}
 
 SQLITE_TABLE = """
 CREATE VIRTUAL TABLE IF NOT EXISTS claims_claim_fts USING fts5(
@@ -123,14 +161,14 @@ def _install_postgres(connection):
 
 
 def _install_sqlite(connection):
+    tables = {"claims_claim_fts": (SQLITE_TABLE, SQLITE_TRIGGERS), **SQLITE_TRIGRAM_TABLES}
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger') AND name LIKE 'claims_claim_fts%'"
-        )
+        cursor.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger')")
         present = {row[0] for row in cursor.fetchall()}
-        missing = [name for name in SQLITE_TRIGGERS if name not in present]
-        cursor.execute(SQLITE_TABLE)
-        for name in missing:
-            cursor.execute(SQLITE_TRIGGERS[name])
-        if missing or "claims_claim_fts" not in present:
-            cursor.execute("INSERT INTO claims_claim_fts(claims_claim_fts) VALUES ('rebuild')")
+        for table, (create, triggers) in tables.items():
+            missing = [name for name in triggers if name not in present]
+            cursor.execute(create)
+            for name in missing:
+                cursor.execute(triggers[name])
+            if missing or table not in present:
+                cursor.execute(f"INSERT INTO {table}({table}) VALUES ('rebuild')")

@@ -3,8 +3,9 @@ from functools import reduce
 from operator import and_, or_
 
 from django.core.exceptions import ValidationError
-from django.db import models
+from django.db import connections, models
 from django.db.models import Exists, F, OuterRef, Q, Value
+from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 
@@ -87,13 +88,32 @@ class Podcast(models.Model):
         return reverse_once(self, "episodes:podcast_detail", slug=self.slug)
 
 
+# FTS5 tables of the trigrams of these (table, column)s on SQLite, installed with the
+# full-text index (claims/search_index.py), as trigram indexes are on PostgreSQL.
+TRIGRAM_TABLES = {
+    ("episodes_speaker", "name"): "episodes_speaker_name_trigrams",
+    ("episodes_episode", "title"): "episodes_episode_title_trigrams",
+}
+
+
+def holds(queryset: models.QuerySet, field: str, word: str) -> Q:
+    """The rows of `queryset` whose `field` holds `word`, in any case: `icontains`,
+    which a trigram index serves on PostgreSQL. On SQLite the same LIKE is asked of
+    the field's table of trigrams, whose index answers it; a word holding LIKE's own
+    wildcards is looked for in the rows themselves."""
+    table = TRIGRAM_TABLES.get((queryset.model._meta.db_table, field))
+    if connections[queryset.db].vendor != "sqlite" or table is None or set(word) & set("%_\\"):
+        return Q(**{f"{field}__icontains": word})
+    return Q(pk__in=RawSQL(f"SELECT rowid FROM {table} WHERE {field} LIKE %s", [f"%{word}%"]))
+
+
 class SpeakerQuerySet(RecordQuerySet):
     def named_like(self, words: list[str]) -> "SpeakerQuerySet":
-        """Speakers whose name holds any of `words`, in any case (a trigram index
-        serves it on PostgreSQL: claims/search_index.py)."""
+        """Speakers whose name holds any of `words`, in any case (served by trigrams:
+        see holds())."""
         if not words:
             return self.none()
-        return self.filter(reduce(or_, (Q(name__icontains=word) for word in words)))
+        return self.filter(reduce(or_, (holds(self, "name", word) for word in words)))
 
 
 class Speaker(RemembersLoadedValues):
@@ -157,11 +177,11 @@ class EpisodeQuerySet(RecordQuerySet):
         return self.order_by("-air_date", "title", "pk")
 
     def titled_like(self, words: list[str]) -> "EpisodeQuerySet":
-        """Episodes whose title holds every one of `words`, in any case (a trigram
-        index serves it on PostgreSQL: claims/search_index.py)."""
+        """Episodes whose title holds every one of `words`, in any case (served by
+        trigrams: see holds())."""
         if not words:
             return self.none()
-        return self.filter(reduce(and_, (Q(title__icontains=word) for word in words)))
+        return self.filter(reduce(and_, (holds(self, "title", word) for word in words)))
 
     def with_transcript_flag(self) -> "EpisodeQuerySet":
         """Annotated with `has_public_transcript`: read from the transcript's row in the

@@ -20,6 +20,7 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
 
 from claims.api.errors import InvalidParameters
+from claims.browse import ClaimSearch
 from claims.filters import Ordering
 
 DEFAULT_PAGE_SIZE = 20
@@ -116,8 +117,8 @@ def _facet_schema(*fields) -> dict:
 FACETS_SCHEMA = {
     "type": "object",
     "description": "As in the claims browser's sidebar: the claims each choice would show "
-    "(the speakers with most claims only). `sampled`: counted among the 10000 most "
-    "recently added matches.",
+    "(the speakers with most claims only). `sampled`: counted among the "
+    f"{ClaimSearch.facet_sample} most recently added matches.",
     "required": [
         "sampled",
         "type",

@@ -146,6 +146,28 @@ def test_a_speaker_facet_in_use_counts_what_choosing_the_speaker_shows(client, s
     assert "Counts among the" not in html
 
 
+def test_every_public_claim_is_counted_from_the_kept_counts(client, seven_claims, cap):
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(URL, {"order": "oldest"})
+
+    assert ledger_count(response) == "5+"
+    # No pass reads the cap's six claims: the facets read their sample of four, and one more.
+    passes = [q["sql"] for q in queries if "WITH matches" in q["sql"]]
+    assert len(passes) == 1
+    assert "LIMIT 5" in passes[0]
+
+
+def test_a_facet_in_use_reads_only_its_sample(client, seven_claims, cap):
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(URL, {"speaker": "ada-example"})
+
+    assert ledger_count(response) == "5+"
+    passes = [q["sql"] for q in queries if "WITH matches" in q["sql"]]
+    # The count reads up to the cap and one more; the speaker facet, its sample and one more.
+    assert ["LIMIT 6" in sql for sql in passes] == [True, False]
+    assert "LIMIT 5" in passes[1]
+
+
 def test_facets_below_the_sample_size_are_exact_and_say_nothing(client, seven_claims, cap):
     response = client.get(URL, {"aired_to": "2026-01-03"})
     html = response.content.decode()

@@ -245,12 +245,13 @@ def test_query_count_is_the_same_whatever_the_data_size(
     }
     # The ledger's version (page cache key), speaker and podcast lookups (form
     # validation), one pass counting the matches and the attribution facet, one
-    # pass for each facet in use (type, speaker, podcast), page rows, highlights
-    # of the page rows, matching speakers, matching episodes.
-    with django_assert_num_queries(11):
+    # pass for each facet in use (type, speaker, podcast), the page's ids by
+    # relevance, their rows, their highlights, matching speakers, matching episodes.
+    with django_assert_num_queries(12):
         client.get(URL, params)
-    # Without a search or lookups: version, one pass (count and four facets), page rows.
-    with django_assert_num_queries(3):
+    # Without a search or lookups: version, the ledger's kept count of public claims,
+    # one pass (the facets, over the newest claims only), page rows.
+    with django_assert_num_queries(4):
         client.get(URL)
 
 

@@ -1,7 +1,9 @@
 """ClaimSearch, the one search object: what it answers, in whatever order it is asked."""
 
 import pytest
+from django.db import connection
 from django.http import QueryDict
+from django.test.utils import CaptureQueriesContext
 
 from claims.browse import ClaimSearch
 from claims.models import Attribution, ClaimType
@@ -65,6 +67,22 @@ def test_pages_hold_per_page_claims_and_carry_highlights(ledger):
 
     assert excerpts(second.object_list) == ["Rates will rise again."]
     assert str(second.object_list[0].highlighted) == "<mark>Rates</mark> will rise again."
+
+
+def test_a_ranked_page_reads_the_records_of_its_own_claims_only(ledger):
+    found = searched("q=rates")
+    assert found.count == 3
+
+    with CaptureQueriesContext(connection) as queries:
+        page = found.page(2, per_page=2)
+
+    assert excerpts(page.object_list) == excerpts(found.ordered())[2:4]
+    # The page is picked among the matches first; only its claims are then read with
+    # their episodes, podcasts and speakers.
+    picked, cards = (q["sql"] for q in queries.captured_queries[:2])
+    assert "episodes_speaker" not in picked
+    assert "episodes_speaker" in cards
+    assert "claims_claim_fts" not in cards and "@@" not in cards
 
 
 def test_an_unreadable_page_number_gives_the_first_page(ledger):
@@ -149,8 +167,9 @@ def test_a_page_costs_a_count_the_rows_and_their_highlights(ledger, django_asser
     found = searched("q=rates&speaker=ada-example")
 
     # The speaker's lookup (validation); the count with the facets not in use;
-    # the speaker facet (in use); the page's rows; their highlights.
-    with django_assert_num_queries(5):
+    # the speaker facet (in use); the page's ids by relevance; their rows; their
+    # highlights.
+    with django_assert_num_queries(6):
         found.page(1)
     # Asked again, nothing is fetched again.
     with django_assert_num_queries(0):

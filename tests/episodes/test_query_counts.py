@@ -130,11 +130,12 @@ def test_search_query_count(client, ledger, django_assert_num_queries):
     # the ledger's version, for the page cache key and ETag; then
     # 1. the matching published claims counted for the paginator, and the
     #    type, speaker, podcast and attribution facets, in one pass
-    # 2. the page of claims, ranked, with episode, podcast and speaker
-    # 3. highlights for the claims on the page
-    # 4. speakers whose names match
-    # 5. episodes whose titles match
-    with django_assert_num_queries(6):
+    # 2. the page's claims, ranked, by id
+    # 3. those claims with their episodes, podcasts and speakers
+    # 4. highlights for the claims on the page
+    # 5. speakers whose names match
+    # 6. episodes whose titles match
+    with django_assert_num_queries(7):
         response = client.get("/claims/", {"q": "excerpt"})
     assert response.status_code == 200
     assert "Claims matching “excerpt”" in response.content.decode()

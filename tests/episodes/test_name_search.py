@@ -1,0 +1,71 @@
+"""Speakers and episodes found by the words in their names, alike on both databases."""
+
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from episodes.models import Episode, Speaker
+from tests.factories import make_episode, make_speaker
+
+
+def names(words):
+    return sorted(Speaker.objects.named_like(words).values_list("name", flat=True))
+
+
+def titles(words):
+    return sorted(Episode.objects.titled_like(words).values_list("title", flat=True))
+
+
+def test_a_name_is_found_by_any_part_of_it_in_any_case(db):
+    make_speaker(name="Nora Samplewood")
+    make_speaker(name="Ben Other")
+
+    assert names(["SAMPLE"]) == ["Nora Samplewood"]
+    assert names(["wood", "other"]) == ["Ben Other", "Nora Samplewood"]
+    # Shorter than a trigram.
+    assert names(["no"]) == ["Nora Samplewood"]
+    assert names(["quokka"]) == []
+
+
+def test_a_title_must_hold_every_word(db):
+    make_episode(title="Open Source Models, Revisited")
+    make_episode(title="Closed Models")
+
+    assert titles(["models"]) == ["Closed Models", "Open Source Models, Revisited"]
+    assert titles(["models", "open"]) == ["Open Source Models, Revisited"]
+
+
+def test_a_renamed_or_deleted_record_is_found_by_what_it_is_now(db):
+    speaker = make_speaker(name="Ada Example")
+    episode = make_episode(title="First Notes")
+    make_speaker(name="Ben Example")
+
+    speaker.name = "Dora Renamed"
+    speaker.save()
+    episode.title = "Second Thoughts"
+    episode.save()
+
+    assert names(["ada"]) == []
+    assert names(["dora"]) == ["Dora Renamed"]
+    assert titles(["first"]) == []
+    assert titles(["thoughts"]) == ["Second Thoughts"]
+    Speaker.objects.filter(name="Ben Example").delete()
+    assert names(["example"]) == []
+
+
+def test_wildcards_in_a_word_are_plain_characters(db):
+    make_speaker(name="Caller 100% Sure")
+    make_speaker(name="Caller 1000 Sure")
+    make_speaker(name="ada_example")
+
+    assert names(["100%"]) == ["Caller 100% Sure"]
+    assert names(["a_e"]) == ["ada_example"]
+
+
+def test_on_sqlite_names_are_looked_up_among_their_trigrams(db):
+    make_speaker(name="Nora Samplewood")
+
+    with CaptureQueriesContext(connection) as queries:
+        assert names(["samplewood"]) == ["Nora Samplewood"]
+
+    if connection.vendor == "sqlite":
+        assert "episodes_speaker_name_trigrams" in queries[0]["sql"]
