@@ -10,7 +10,15 @@ from claims import reference_pages
 from claims.models import Attribution, ClaimReference, Reference, Role
 from claims.references import KEPT_NAMERS
 from episodes.models import Episode, Status
-from tests.factories import make_claim, make_episode, make_ledger, make_podcast, make_speaker
+from tests.factories import (
+    make_claim,
+    make_episode,
+    make_ledger,
+    make_podcast,
+    make_prediction,
+    make_speaker,
+    resolve,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -231,6 +239,25 @@ def test_reference_page_query_count(client, ledger, django_assert_num_queries):
     # 3. the names of the people it keeps
     with django_assert_num_queries(4):
         assert client.get("/references/the-careful-deploy/").status_code == 200
+
+
+def test_every_kind_of_card_on_a_reference_page_reads_what_it_shows_in_one_query(
+    client, django_assert_num_queries
+):
+    book = reference()
+    episode = make_episode(audio_url="https://example.com/audio.mp3")
+    resolved = resolve(make_prediction(episode, horizon=datetime.date(2026, 3, 1)), "came_true")
+    corrected = make_claim(episode, timestamp=75)
+    corrected.excerpt = "Words as they were said."
+    corrected.save(correction_note="Misheard.")
+    unresolved = make_claim(episode, attribution=Attribution.UNRESOLVED)
+    for claim in (resolved, corrected, unresolved):
+        named(claim, book)
+    # the ledger's version, the reference, the page of namings, the people it keeps
+    with django_assert_num_queries(4):
+        html = client.get("/references/the-careful-deploy/").content.decode()
+    assert "Came true" in html and "Misheard." in html and "Unresolved voice" in html
+    assert 'href="https://example.com/audio.mp3#t=75"' in html
 
 
 def test_the_reference_lists_canonical_address_keeps_its_filters(client):
