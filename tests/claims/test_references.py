@@ -10,6 +10,7 @@ from claims import reference_pages
 from claims.models import Attribution, ClaimReference, Reference, Role
 from claims.references import KEPT_NAMERS
 from episodes.models import Episode, Status
+from tests.claims.plans import plan
 from tests.factories import (
     make_claim,
     make_episode,
@@ -353,6 +354,19 @@ def test_the_pages_of_a_reference_run_on_in_the_same_order(client, monkeypatch):
 
     # Recommends it: claims 4, 2, 0 (newest episode first); uses it: 3, 1.
     assert [pk for page in pages for _, pk in page] == [claims[n].pk for n in (4, 2, 0, 3, 1)]
+
+
+def test_a_reference_page_reads_its_namings_in_page_order_from_an_index(client):
+    book = reference()
+    for claim in (make_claim(), make_claim()):
+        named(claim, book)
+    namings = reference_pages.public_namings([book]).in_page_order()
+
+    page = plan(namings[: reference_pages.REFERENCE_CLAIMS_PER_PAGE])
+
+    # Not every naming of the reference, sorted.
+    assert "claim_reference_page" in page
+    assert "TEMP B-TREE" not in page and "Sort" not in page
 
 
 def test_an_episode_aired_on_another_day_moves_its_claims_on_a_reference_page(client):
