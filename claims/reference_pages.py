@@ -23,6 +23,34 @@ REFERENCES_PER_PAGE = 30
 REFERENCE_CLAIMS_PER_PAGE = 50
 # What a claim card never shows, as Claim.objects.for_listing() leaves out.
 HEAVY_CLAIM_FIELDS = ("episode__transcript", "episode__summary", "search_context", "search_vector")
+# Nor, of a public claim and its episode, podcast and speaker, on a reference's page:
+# fifty rows of four records each are built for every visit.
+UNSHOWN_FIELDS = (
+    "created_at",
+    "updated_at",
+    "retracted_at",
+    "retraction_reason",
+    "transcript_start",
+    "transcript_end",
+    "timestamp_from_transcript",
+    "episode__created_at",
+    "episode__updated_at",
+    "episode__published_claim_count",
+    "episode__published_people_count",
+    "episode__correction_count",
+    "episode__podcast__description",
+    "episode__podcast__website_url",
+    "episode__podcast__feed_url",
+    "episode__podcast__public_episode_count",
+    "episode__podcast__public_claim_count",
+    "episode__podcast__public_correction_count",
+    "speaker__description",
+    "speaker__links",
+    "speaker__public_claim_count",
+    "speaker__public_claim_mix",
+    "speaker__public_episode_count",
+    "speaker__public_roles",
+)
 
 
 @dataclass
@@ -77,12 +105,14 @@ def namings_of(references: list[Reference]) -> None:
 
 def kept_namings_of(references: list[Reference]) -> None:
     """Give each reference its `namings` and `people` (the busiest few who named it, and
-    `people_others`, how many more) from its kept counts: one query, for their names."""
+    `people_others`, how many more) from its kept counts: one query, for their names.
+
+    One Speaker per person, however often listed, so each link is reversed once.
+    """
     kept = [reference.public_namings.get(role) for reference in references for role in Role]
     ids = {pk for naming in kept if naming for pk in naming["speakers"]}
     ids |= {pk for reference in references for pk in reference.public_top_speakers}
-    names = Speaker.objects.filter(pk__in=ids).values_list("pk", "slug", "name")
-    people = {pk: {"slug": slug, "name": name} for pk, slug, name in names}
+    people = Speaker.objects.filter(pk__in=ids).only("slug", "name").in_bulk()
     for reference in references:
         reference.namings = [
             Naming(
@@ -141,7 +171,7 @@ def reference_detail(request, slug):
     namings = (
         public_namings([reference])
         .select_related("claim__episode__podcast", "claim__speaker")
-        .defer(*(f"claim__{name}" for name in HEAVY_CLAIM_FIELDS))
+        .defer(*(f"claim__{name}" for name in (*HEAVY_CLAIM_FIELDS, *UNSHOWN_FIELDS)))
         .in_page_order()
     )
     count = Exactly(reference.public_naming_count)

@@ -10,6 +10,7 @@ from claims.corrections import CORRECTIONS_PER_PAGE, public_corrections
 from claims.models import ClaimRevision, RevisionKind
 from claims.pagination import CappedPaginator
 from episodes.models import Episode, Status
+from tests.claims.plans import plan
 from tests.factories import make_claim, make_episode
 
 pytestmark = pytest.mark.django_db
@@ -187,6 +188,16 @@ def test_the_log_runs_a_constant_number_of_queries(client, count, django_assert_
     with django_assert_num_queries(3):
         response = client.get("/corrections/")
     assert len(entries(response)) == 2 * count
+
+
+def test_the_log_is_read_newest_first_from_its_partial_index(episode):
+    correct(make_claim(episode), "Wrong minute.")
+
+    page = plan(public_corrections()[:CORRECTIONS_PER_PAGE])
+
+    # Not every revision of every claim, sorted (SQLite, given the kinds as parameters).
+    assert "claim_revision_public_log" in page
+    assert "TEMP B-TREE" not in page and "Sort" not in page
 
 
 def test_the_log_names_its_feed_in_its_head(client):

@@ -10,7 +10,16 @@ from claims import reference_pages
 from claims.models import Attribution, ClaimReference, Reference, Role
 from claims.references import KEPT_NAMERS
 from episodes.models import Episode, Status
-from tests.factories import make_claim, make_episode, make_ledger, make_podcast, make_speaker
+from tests.claims.plans import plan
+from tests.factories import (
+    make_claim,
+    make_episode,
+    make_ledger,
+    make_podcast,
+    make_prediction,
+    make_speaker,
+    resolve,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -233,6 +242,25 @@ def test_reference_page_query_count(client, ledger, django_assert_num_queries):
         assert client.get("/references/the-careful-deploy/").status_code == 200
 
 
+def test_every_kind_of_card_on_a_reference_page_reads_what_it_shows_in_one_query(
+    client, django_assert_num_queries
+):
+    book = reference()
+    episode = make_episode(audio_url="https://example.com/audio.mp3")
+    resolved = resolve(make_prediction(episode, horizon=datetime.date(2026, 3, 1)), "came_true")
+    corrected = make_claim(episode, timestamp=75)
+    corrected.excerpt = "Words as they were said."
+    corrected.save(correction_note="Misheard.")
+    unresolved = make_claim(episode, attribution=Attribution.UNRESOLVED)
+    for claim in (resolved, corrected, unresolved):
+        named(claim, book)
+    # the ledger's version, the reference, the page of namings, the people it keeps
+    with django_assert_num_queries(4):
+        html = client.get("/references/the-careful-deploy/").content.decode()
+    assert "Came true" in html and "Misheard." in html and "Unresolved voice" in html
+    assert 'href="https://example.com/audio.mp3#t=75"' in html
+
+
 def test_the_reference_lists_canonical_address_keeps_its_filters(client):
     named(make_claim(), reference())
 
@@ -326,6 +354,19 @@ def test_the_pages_of_a_reference_run_on_in_the_same_order(client, monkeypatch):
 
     # Recommends it: claims 4, 2, 0 (newest episode first); uses it: 3, 1.
     assert [pk for page in pages for _, pk in page] == [claims[n].pk for n in (4, 2, 0, 3, 1)]
+
+
+def test_a_reference_page_reads_its_namings_in_page_order_from_an_index(client):
+    book = reference()
+    for claim in (make_claim(), make_claim()):
+        named(claim, book)
+    namings = reference_pages.public_namings([book]).in_page_order()
+
+    page = plan(namings[: reference_pages.REFERENCE_CLAIMS_PER_PAGE])
+
+    # Not every naming of the reference, sorted.
+    assert "claim_reference_page" in page
+    assert "TEMP B-TREE" not in page and "Sort" not in page
 
 
 def test_an_episode_aired_on_another_day_moves_its_claims_on_a_reference_page(client):
