@@ -14,7 +14,7 @@ count that drifted heals the next time its record is touched.
 
 from collections import Counter, defaultdict
 
-from django.db.models import Count, Sum
+from django.db.models import Count, F, Sum
 
 from claims.choices import ClaimStatus
 from claims.history import LOGGED_KINDS
@@ -359,6 +359,10 @@ def recount_everything(batch=2000) -> Counter:
             fixed[str(model._meta.verbose_name_plural)] += sum(
                 before[pk] != after[pk] for pk in chunk
             )
+    # Claims keep their episode's air date (Claim.air_date): one UPDATE of those that differ.
+    fixed["claims' air dates"] += Claim.objects.exclude(
+        air_date=F("episode__air_date")
+    ).date_from_episodes()
     before = prediction_counts()
     recount_predictions()
     after = prediction_counts()

@@ -100,7 +100,7 @@ class SpeakerFeed(ClaimFeed):
             f"New published claims by {speaker.name}, newest episodes first.",
             speaker.get_absolute_url(),
         )
-        return scope, Claim.objects.published().filter(speaker=speaker).newest_first()
+        return scope, Claim.objects.published().filter(speaker=speaker).newest_first_kept()
 
     def get_object(self, request, **kwargs):
         scope = super().get_object(request, **kwargs)

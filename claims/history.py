@@ -53,6 +53,7 @@ DERIVED_FIELDS = (
     "transcript_start",
     "transcript_end",
     "timestamp_from_transcript",
+    "air_date",
 )
 
 

@@ -19,7 +19,7 @@ from claims.history import DERIVED_FIELDS, ClaimChange, ClaimRevision, PublicHis
 from claims.links import CLAIM_INDEXES_FOR_LINKS, ClaimLink
 from claims.pending import PendingImport
 from claims.prediction_counts import PredictionCount
-from claims.querysets import ClaimQuerySet, public_q
+from claims.querysets import SPEAKER_RECORD_INDEXES, ClaimQuerySet, public_q
 from claims.references import ClaimReference, Reference, ReferenceKind, Role
 from claims.reports import Report, ReportKind, ReportStatus
 from claims.topics import Topic
@@ -103,6 +103,10 @@ class Claim(predictions.PredictionFields, PublicHistory, models.Model):
     # transcript's text, kept with the check, so its context is a slice, not a search.
     transcript_start = models.PositiveIntegerField(null=True, blank=True, editable=False)
     transcript_end = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    # Its episode's air date, kept (refresh_derived_fields(), claims.signals) for
+    # SPEAKER_RECORD_INDEXES. Null only until migrated: a NOT NULL column would
+    # make SQLite copy the whole claims table.
+    air_date = models.DateField(null=True, editable=False)
     retraction_reason = models.TextField(
         blank=True,
         help_text="Why the claim was retracted. Its permalink shows this instead of the excerpt.",
@@ -221,7 +225,7 @@ class Claim(predictions.PredictionFields, PublicHistory, models.Model):
                 condition=Q(status=ClaimStatus.PUBLISHED, verification__in=UNVERIFIED),
                 name="claim_published_unverified",
             ),
-            *predictions.PREDICTION_INDEXES + CLAIM_INDEXES_FOR_LINKS,
+            *predictions.PREDICTION_INDEXES + CLAIM_INDEXES_FOR_LINKS + SPEAKER_RECORD_INDEXES,
         ]
 
     def __str__(self):
@@ -290,6 +294,7 @@ class Claim(predictions.PredictionFields, PublicHistory, models.Model):
     def refresh_derived_fields(self):
         """What search and the verbatim check need, recomputed from the claim and its episode."""
         self.search_context = self.compose_search_context()
+        self.air_date = self.episode.air_date
         self.verification, span = verbatim.check_and_locate(
             self.excerpt, self.episode.transcript_text
         )

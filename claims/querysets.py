@@ -1,13 +1,13 @@
 """ClaimQuerySet: the one gate to the public, and the bulk work done on claims."""
 
 from django.db import models
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from claims import timing, verbatim
 from claims.choices import ClaimStatus, ClaimType
 from claims.history import ClaimRevision, RevisionKind
-from episodes.models import Speaker, Status, Transcript
+from episodes.models import Episode, Speaker, Status, Transcript
 from ledger.models import RecordQuerySet
 
 
@@ -29,6 +29,18 @@ def on_record_q(prefix: str = "") -> Q:
             f"{prefix}episode__status": Status.PUBLISHED,
         }
     )
+
+
+# On the claims table (Claim.Meta.indexes): a speaker's public record in page order
+# (newest_first_kept), so that a page reads its own 50 entries. Sorting all of a
+# prolific speaker's 32,000 claims for each page cost 150 ms at a million.
+SPEAKER_RECORD_INDEXES = [
+    models.Index(
+        fields=("speaker", "-air_date", "episode", "number"),
+        condition=Q(status="published"),
+        name="claim_speaker_record",
+    ),
+]
 
 
 class ClaimQuerySet(RecordQuerySet):
@@ -126,6 +138,21 @@ class ClaimQuerySet(RecordQuerySet):
     def newest_first(self):
         """Newest episodes first, each episode's claims in ledger order."""
         return self.order_by("-episode__air_date", "episode_id", "number")
+
+    def newest_first_kept(self):
+        """The order of newest_first(), by the air date each claim keeps of its episode.
+
+        For one speaker's claims, read in order from the claim_speaker_record index;
+        elsewhere, where no index leads with what is filtered, newest_first() walks
+        the episodes' index instead.
+        """
+        return self.order_by("-air_date", "episode_id", "number")
+
+    def date_from_episodes(self) -> int:
+        """Copy onto these claims their episodes' air dates again, in one UPDATE: after
+        an episode's date moved (claims.signals) or to repair them (manage.py recount)."""
+        episodes = Episode.objects.filter(pk=OuterRef("episode_id"))
+        return self.update(air_date=Subquery(episodes.values("air_date")))
 
     def refresh_search_context(self):
         """Recompute search_context after a speaker or episode changed (one read, batched writes)."""

@@ -62,7 +62,8 @@ def episode_saved(sender, instance: Episode, created: bool, raw: bool = False, *
             # A retitled episode must be found under its new title.
             claims.refresh_search_context()
         if instance.has_changed("air_date"):
-            # References' pages list its claims by air date.
+            # Speakers' and references' pages list its claims by air date.
+            claims.date_from_episodes()
             ClaimReference.objects.filter(claim__episode=instance).place()
 
 

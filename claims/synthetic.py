@@ -336,6 +336,7 @@ class Plan:
         rng = self.rng
         return {
             "episode_id": episode.pk,
+            "air_date": episode.air_date,
             "number": number,
             "type": CLAIM_TYPES[pick(rng, TYPE_WEIGHTS)],
             "excerpt": excerpt,

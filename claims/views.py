@@ -136,7 +136,7 @@ def speaker_claims_page(request, speaker):
     on every visit cost 120–150 ms at a million claims. The page has no filters, so
     the kept count is always the count of what it lists.
     """
-    claims = Claim.objects.published().filter(speaker=speaker).for_listing().newest_first()
+    claims = Claim.objects.published().filter(speaker=speaker).for_listing().newest_first_kept()
     paginator = CappedPaginator(
         claims, SPEAKER_CLAIMS_PER_PAGE, count=Exactly(speaker.public_claim_count)
     )
@@ -156,7 +156,7 @@ def speaker_detail(request, slug):
     mix = ordered_mix(speaker.public_claim_mix)
     # Two more queries, for speakers who made a public prediction only.
     predicted = any(claim_type == ClaimType.PREDICTION for claim_type, _ in mix)
-    moved = moved_positions(speaker)
+    moved, moved_count = moved_positions(speaker, latest=MOVES_SHOWN)
     return render(
         request,
         "episodes/speaker_detail.html",
@@ -168,8 +168,8 @@ def speaker_detail(request, slug):
             "track_record": track_record(speaker) if predicted else None,
             # The latest few, still in time order: a prolific speaker's 500 moves took
             # 300 ms to show, and each claim's page lists all of its links.
-            "moved_positions": moved[-MOVES_SHOWN:],
-            "moved_count": len(moved),
+            "moved_positions": moved,
+            "moved_count": moved_count,
         },
     )
 

@@ -54,6 +54,7 @@ def kept_counts():
         counted(Reference, counters.REFERENCE_COUNTS),
         counted(ClaimReference, counters.NAMING_PLACES),
         counters.prediction_counts(),
+        counted(Claim, ["air_date"]),
     )
 
 
@@ -141,7 +142,19 @@ def true_counts():
     }
     predictions = Claim.objects.published().filter(type=ClaimType.PREDICTION)
     by_key = Counter(count_key(*pair) for pair in predictions.values_list("resolution", "horizon"))
-    return episodes, speakers, podcasts, topics, true_reference_counts(), places, dict(by_key)
+    dates = {
+        c.pk: [c.episode.air_date] for c in Claim.objects.select_related("episode").order_by("pk")
+    }
+    return (
+        episodes,
+        speakers,
+        podcasts,
+        topics,
+        true_reference_counts(),
+        places,
+        dict(by_key),
+        dates,
+    )
 
 
 @pytest.fixture
@@ -584,6 +597,18 @@ def test_recount_puts_a_naming_back_where_its_claim_is_listed(capsys):
     naming.refresh_from_db()
     assert (naming.air_date, naming.number) == (claim.episode.air_date, claim.number)
     assert "Counts that were wrong: 1 named references." in capsys.readouterr().out
+
+
+def test_recount_puts_back_a_claims_air_date_that_drifted(capsys):
+    claim = make_claim()
+    make_claim()  # true already: not counted as repaired
+    Claim.objects.filter(pk=claim.pk).update(air_date="2000-01-01")
+
+    call_command("recount")
+
+    claim.refresh_from_db()
+    assert claim.air_date == claim.episode.air_date
+    assert "Counts that were wrong: 1 claims' air dates." in capsys.readouterr().out
 
 
 def test_recount_repairs_a_prediction_count_that_drifted_and_says_so(capsys):

@@ -187,6 +187,20 @@ def test_speaker_page_groups_claims_by_episode_newest_first(client):
     )
 
 
+def test_speaker_page_follows_an_episode_whose_air_date_moved(client):
+    ada = make_speaker(name="Ada Example")
+    first = make_episode(title="First Episode", air_date=aired(1))
+    second = make_episode(title="Second Episode", air_date=aired(20))
+    make_claim(first, speaker=ada)
+    make_claim(second, speaker=ada)
+
+    first.air_date = aired(30)
+    first.save()
+    text = visible_text(client.get(ada.get_absolute_url()))
+
+    assert in_order(text, "First Episode", "Second Episode")
+
+
 def test_speaker_page_does_not_name_the_speaker_under_each_claim(client):
     ada = make_speaker(name="Ada Example")
     episode = make_episode()

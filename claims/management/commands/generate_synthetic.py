@@ -339,6 +339,7 @@ CLAIM_COLUMNS = {
     "transcript_start",
     "transcript_end",
     "timestamp_from_transcript",
+    "air_date",
 }
 # What claims/synthetic_curation.py sets on some rows only.
 CURATED_COLUMNS = {
