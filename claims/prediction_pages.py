@@ -188,7 +188,8 @@ def prediction_list(request):
 def track_record(speaker: Speaker) -> dict:
     """A speaker's predictions counted by outcome, and the resolved ones: two queries."""
     predictions = public_predictions().filter(speaker=speaker)
-    counts = dict(predictions.order_by().values_list("resolution").annotate(n=Count("pk")))
+    # COUNT(*): counting ids would send PostgreSQL from claim_speaker_outcomes to the rows.
+    counts = dict(predictions.order_by().values_list("resolution").annotate(n=Count("*")))
     resolved = (
         predictions.exclude(resolution=Resolution.OPEN)
         .for_listing()

@@ -204,6 +204,14 @@ PREDICTION_INDEXES = [
         condition=Q(status="published", type=ClaimType.PREDICTION),
         name="claim_published_resolved",
     ),
+    # A speaker's track record counted by outcome, from the index alone and from their
+    # predictions only: through their other indexes, every one of a prolific speaker's
+    # claims was read for its type (24-53 ms for 32,000 claims at a million).
+    models.Index(
+        fields=("speaker", "resolution", "episode"),
+        condition=Q(status="published", type=ClaimType.PREDICTION),
+        name="claim_speaker_outcomes",
+    ),
     # A speaker's track record: their latest resolved predictions, 50 rows read down.
     models.Index(
         fields=("speaker", "-resolved_on", "-id"),
