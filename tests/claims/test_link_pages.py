@@ -300,11 +300,14 @@ def test_permalink_query_count_with_links(client, linked_ledger, django_assert_n
 
 
 def test_speaker_page_query_count_with_links(client, linked_ledger, django_assert_num_queries):
-    url = linked_ledger.speakers[0].get_absolute_url()
+    ada = linked_ledger.speakers[0]
+    theirs = Claim.objects.published().filter(speaker=ada).order_by("episode__air_date")
+    make_link(theirs.last(), theirs.first(), "contradicts")
+    url = ada.get_absolute_url()
     # as tests/episodes/test_query_counts.py: the version, the speaker (with the count and
-    # claim mix it keeps), the track record (2), the page of claims, the ids of the links
-    # between their own claims and those links with their claims (moved positions), and the
-    # episodes they appeared in
-    with django_assert_num_queries(8):
+    # claim mix it keeps), the track record (2), the page of claims, the episodes they
+    # appeared in (2); and for their moved positions, the ids of the links between their
+    # own claims, the latest of those links, and the claims of those shown
+    with django_assert_num_queries(10):
         response = client.get(url)
-    assert response.status_code == 200
+    assert "How their positions moved" in response.content.decode()

@@ -89,8 +89,9 @@ def test_speaker_page_query_count(client, ledger, django_assert_num_queries):
     #    by outcome, and the resolved predictions
     # 4. the page of claims with episode, podcast and speaker
     # 5. the links between their own claims, for "How their positions moved"
-    # 6. the episodes they appeared in, by role
-    with django_assert_num_queries(7):
+    # 6. and 7. the episodes they appeared in, by role: which are shown, then those
+    #    with their episodes
+    with django_assert_num_queries(8):
         response = client.get(url)
     assert response.status_code == 200
 
@@ -155,7 +156,8 @@ def test_page_of_a_speaker_without_claims_query_count(client, ledger, django_ass
     # the ledger's version, for the page cache key and ETag; then
     # 1. the speaker, with their kept count of public claims (none)
     # 2. the links between their own claims (none), for "How their positions moved"
-    # 3. the episodes they appeared in, by role
-    with django_assert_num_queries(4):
+    # 3. and 4. the episodes they appeared in, by role: which are shown, then those
+    #    with their episodes
+    with django_assert_num_queries(5):
         response = client.get(quiet.get_absolute_url())
     assert response.status_code == 200
