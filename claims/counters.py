@@ -18,7 +18,7 @@ from django.db.models import Count, F, Sum
 
 from claims.choices import ClaimStatus
 from claims.history import LOGGED_KINDS
-from claims.models import Claim, ClaimReference, ClaimRevision, Reference, Role, Topic
+from claims.models import Claim, ClaimLink, ClaimReference, ClaimRevision, Reference, Role, Topic
 from claims.prediction_counts import PredictionCount
 from claims.prediction_recounts import prediction_keys, prediction_keys_of, recount_predictions
 from claims.querysets import ON_RECORD, public_q
@@ -363,6 +363,12 @@ def recount_everything(batch=2000) -> Counter:
     fixed["claims' air dates"] += Claim.objects.exclude(
         air_date=F("episode__air_date")
     ).date_from_episodes()
+    shared = dict(ClaimLink.objects.values_list("pk", "shared_speaker"))
+    ClaimLink.objects.all().share_speakers()
+    fixed["linked claims"] += sum(
+        shared[pk] != speaker
+        for pk, speaker in ClaimLink.objects.values_list("pk", "shared_speaker")
+    )
     before = prediction_counts()
     recount_predictions()
     after = prediction_counts()

@@ -6,12 +6,13 @@ claims, so the work is done here, after a save, and only when one of those
 fields really changed (RemembersLoadedValues).
 """
 
+from django.db.models import Q
 from django.db.models.signals import m2m_changed, post_delete, post_save, pre_save
 from django.dispatch import receiver
 
 from claims import counters
 from claims.history import PERMALINK_FIELDS
-from claims.models import Claim, ClaimReference, ClaimRevision
+from claims.models import Claim, ClaimLink, ClaimReference, ClaimRevision
 from claims.public_record import readers_see_change_to
 from episodes.models import Appearance, Episode, Speaker, Transcript
 from ledger.models import unseen_by_readers
@@ -38,6 +39,12 @@ def claim_saved(sender, instance: Claim, raw: bool = False, **kwargs) -> None:
             # A draft moved or renumbered: the references it names list it elsewhere.
             with unseen_by_readers(not readers_see_change_to(instance)):
                 ClaimReference.objects.filter(claim=instance).place()
+        if before and before["speaker"] != after["speaker"]:
+            # Its links may now join two claims of one speaker, or no longer do.
+            with unseen_by_readers(not readers_see_change_to(instance)):
+                ClaimLink.objects.filter(
+                    Q(from_claim=instance) | Q(to_claim=instance)
+                ).share_speakers()
 
 
 @receiver(post_save, sender=ClaimRevision, dispatch_uid="claims-revision-counted")

@@ -247,8 +247,9 @@ class Curation:
                 if speaker_id
                 else []
             )
+            shared = None
             if own and rng.random() < SAME_SPEAKER:
-                target, relation = rng.choice(own), rng.choice(MOVED)
+                target, relation, shared = rng.choice(own), rng.choice(MOVED), speaker_id
             elif self.recent:
                 # Another speaker's recent claim that this one answers (none if it is theirs).
                 target, said_by = rng.choice(self.recent)
@@ -264,6 +265,7 @@ class Curation:
                         to_claim_id=target,
                         relation=relation,
                         note=rng.choice(LINK_NOTES),
+                        shared_speaker_id=shared,
                     )
                 )
         if speaker_id:

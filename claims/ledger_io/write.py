@@ -1,5 +1,6 @@
 """Writing a checked plan: in bulk, through the claims' write path (claims.history)."""
 
+from django.db.models import Q
 from django.utils import timezone
 
 from claims import counters
@@ -15,7 +16,7 @@ from claims.ledger_io.formats import TRANSCRIPT_FIELDS
 from claims.ledger_io.links import write_links as write_linked_claims
 from claims.ledger_io.plan import BATCH_SIZE, Plan
 from claims.ledger_io.subjects import write_links as write_topics_and_references
-from claims.models import Claim, ClaimRevision, Reference, Topic
+from claims.models import Claim, ClaimLink, ClaimRevision, Reference, Topic
 from claims.predictions import sync_source_records
 from episodes.models import Episode, Podcast, Speaker, Transcript
 
@@ -92,6 +93,10 @@ def recount_written(plan: Plan, claims, new_episodes, topics, references) -> Non
         counters.prediction_keys_of(Claim.objects.filter(episode__in=episode_ids))
         | counters.prediction_keys(change.before for _, _, change in plan.to_update["claim"])
     )
+    # Links written in bulk, or whose claims changed speaker: whose speaker they share.
+    ClaimLink.objects.filter(
+        Q(from_claim__episode__in=episode_ids) | Q(to_claim__episode__in=episode_ids)
+    ).share_speakers()
 
 
 def write_records(plan: Plan, kind: str, model, relations: dict) -> set[int]:

@@ -7,6 +7,7 @@ from unittest.mock import patch
 import pytest
 from django.core.management import call_command
 from django.db import transaction
+from django.db.models import Q
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -16,6 +17,7 @@ from claims.counters import recount_claims
 from claims.models import (
     Attribution,
     Claim,
+    ClaimLink,
     ClaimReference,
     ClaimRevision,
     ClaimStatus,
@@ -32,6 +34,7 @@ from tests.factories import (
     make_appearance,
     make_claim,
     make_episode,
+    make_link,
     make_podcast,
     make_prediction,
     make_speaker,
@@ -55,6 +58,7 @@ def kept_counts():
         counted(ClaimReference, counters.NAMING_PLACES),
         counters.prediction_counts(),
         counted(Claim, ["air_date"]),
+        counted(ClaimLink, ["shared_speaker"]),
     )
 
 
@@ -154,7 +158,18 @@ def true_counts():
         places,
         dict(by_key),
         dates,
+        shared_speakers(),
     )
+
+
+def shared_speakers():
+    links = ClaimLink.objects.select_related("from_claim", "to_claim").order_by("pk")
+    return {
+        link.pk: [link.from_claim.speaker_id]
+        if link.from_claim.speaker_id == link.to_claim.speaker_id
+        else [None]
+        for link in links
+    }
 
 
 @pytest.fixture
@@ -176,7 +191,8 @@ def ledger(db):
 
 
 def add_claim(episodes, speakers, choice):
-    episode, speaker = episodes[choice % 3], speakers[choice % 2]
+    # As the admin and the importer do, with the episode as it is now (redated, maybe).
+    episode, speaker = Episode.objects.get(pk=episodes[choice % 3].pk), speakers[choice % 2]
     status = ClaimStatus.PUBLISHED if choice % 4 else ClaimStatus.DRAFT
     if choice % 5 == 0:
         make_claim(episode, attribution=Attribution.UNRESOLVED, status=status)
@@ -229,6 +245,17 @@ def move_a_draft(episodes, speakers, choice):
         draft.save()
 
 
+def link_two(episodes, speakers, choice):
+    claims = list(Claim.objects.order_by("pk"))
+    if len(claims) > 1:
+        first = claims[choice % len(claims)]
+        second = claims[(choice // 2 + 1) % len(claims)]
+        if first != second and not ClaimLink.objects.filter(
+            Q(from_claim=first, to_claim=second) | Q(from_claim=second, to_claim=first)
+        ):
+            make_link(first, second, "contradicts")
+
+
 def redate_an_episode(episodes, speakers, choice):
     episode = Episode.objects.get(pk=episodes[choice % 3].pk)
     episode.air_date -= datetime.timedelta(days=choice + 1)
@@ -241,7 +268,8 @@ HORIZONS = [None, datetime.date(2025, 6, 30), datetime.date(2026, 6, 30), dateti
 
 def add_prediction(episodes, speakers, choice):
     status = ClaimStatus.PUBLISHED if choice % 4 else ClaimStatus.DRAFT
-    make_prediction(episodes[choice % 3], speakers[choice % 2], HORIZONS[choice % 4], status=status)
+    episode = Episode.objects.get(pk=episodes[choice % 3].pk)
+    make_prediction(episode, speakers[choice % 2], HORIZONS[choice % 4], status=status)
 
 
 def resolve_or_reopen_one(episodes, speakers, choice):
@@ -368,6 +396,7 @@ EDITS = [
     correct_the_words,
     toggle_an_episode,
     move_a_draft,
+    link_two,
     redate_an_episode,
     delete_a_draft,
     tag_one,
@@ -609,6 +638,18 @@ def test_recount_puts_back_a_claims_air_date_that_drifted(capsys):
     claim.refresh_from_db()
     assert claim.air_date == claim.episode.air_date
     assert "Counts that were wrong: 1 claims' air dates." in capsys.readouterr().out
+
+
+def test_recount_puts_back_the_speaker_a_links_claims_share(capsys):
+    ada = make_speaker()
+    link = make_link(make_claim(speaker=ada), make_claim(speaker=ada), "repeats")
+    ClaimLink.objects.filter(pk=link.pk).update(shared_speaker=None)
+
+    call_command("recount")
+
+    link.refresh_from_db()
+    assert link.shared_speaker == ada
+    assert "Counts that were wrong: 1 linked claims." in capsys.readouterr().out
 
 
 def test_recount_repairs_a_prediction_count_that_drifted_and_says_so(capsys):

@@ -306,8 +306,8 @@ def test_speaker_page_query_count_with_links(client, linked_ledger, django_asser
     url = ada.get_absolute_url()
     # as tests/episodes/test_query_counts.py: the version, the speaker (with the count and
     # claim mix it keeps), the track record (2), the page of claims, the episodes they
-    # appeared in (2); and for their moved positions, the ids of the links between their
-    # own claims, the latest of those links, and the claims of those shown
-    with django_assert_num_queries(10):
+    # appeared in (2); and for their moved positions, the latest links between their own
+    # claims, and the claims of those shown
+    with django_assert_num_queries(9):
         response = client.get(url)
     assert "How their positions moved" in response.content.decode()
