@@ -130,17 +130,20 @@ class ClaimSearch:
 
     def page(self, number: int | str | None = None, per_page: int | None = None) -> Page:
         """That page of `ordered()`, its excerpts highlighted: one query for the rows
-        (two when ranked), one for the highlights. `number` is the data's ?page= unless
+        (two for a search that may be ranked), one for the highlights. `number` is the data's ?page= unless
         given; one that is not a page number gives the first page, one past the end the last."""
         per_page = per_page or self.per_page
         number = self.params.get("page") if number is None else number
         key = (str(number), per_page)
         if key not in self._pages:
-            ranked = self.ordering == Ordering.RELEVANCE
-            claims = self._in_order().values_list("pk", flat=True) if ranked else self.ordered()
+            # A search that asks to be ranked picks its page by id whether it is ranked
+            # or, past the count's cap, newest first: its queries do not change with
+            # how many claims match.
+            by_id = self._ranking_asked
+            claims = self._in_order().values_list("pk", flat=True) if by_id else self.ordered()
             paginator = CappedPaginator(claims, per_page, count=self.count)
             page = paginator.page(min(_page_number(number) or 1, paginator.num_pages))
-            if ranked:
+            if by_id:
                 page.object_list = _cards(list(page.object_list))
             search.highlight(page.object_list, self.query)
             self._pages[key] = page

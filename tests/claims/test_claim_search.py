@@ -155,6 +155,18 @@ def test_past_the_cap_a_search_is_shown_newest_first(ledger, monkeypatch):
     assert excerpts(found.ordered())[0] == "Rates will rise again."
 
 
+def test_a_page_past_the_cap_costs_as_many_queries_as_a_ranked_one(
+    ledger, monkeypatch, django_assert_num_queries
+):
+    with CaptureQueriesContext(connection) as ranked:
+        searched("q=rates").page(1)
+    monkeypatch.setattr(CappedPaginator, "cap", 2)
+
+    with django_assert_num_queries(len(ranked)):
+        page = searched("q=rates").page(1)
+    assert excerpts(page.object_list)[0] == "Rates will rise again."
+
+
 def test_a_search_in_date_order_is_listed_without_counting(ledger, django_assert_num_queries):
     found = searched("q=rates&order=newest")
 
