@@ -28,7 +28,7 @@ from django.utils import timezone
 from claims import search
 from claims.choices import Due, Relation, Resolution
 from claims.models import Attribution, Claim, ClaimLink, ClaimType, Topic
-from claims.pagination import AtLeast, Exactly
+from claims.pagination import Exactly, capped
 from claims.predictions import due_q
 from claims.querysets import public_q
 from episodes.models import Podcast, Speaker
@@ -141,7 +141,7 @@ def tally(search, cap, sample, known_count=None):
     else:
         _, result.facets = _pass(search.without(None), names, sample + 1, sample)
         count = known_count
-    result.count = AtLeast(cap) if count > cap else Exactly(count)
+    result.count = capped(count, cap)
     # A facet counted a sample when its pass found more matches than the sample holds.
     result.sampled = count > sample
     for name in in_use:

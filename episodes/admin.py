@@ -130,20 +130,18 @@ class LoadedChoiceAutocomplete(AutocompleteSelect):
         return [(None, options, 0)]
 
 
-def show_loaded_speaker(form) -> None:
-    """Let the form's speaker autocomplete show the speaker its record was read with."""
-    speaker = form.fields.get("speaker")
-    if speaker is not None and form.instance.speaker_id is not None:
-        getattr(speaker.widget, "widget", speaker.widget).loaded = form.instance.speaker
+class EpisodeRowsFormSet(BaseInlineFormSet):
+    """Rows of an episode's page (its appearances, its claims) that read nothing more for
+    each row: the page's own episode is theirs, and the speaker each row was read with
+    is shown in its autocomplete (LoadedChoiceAutocomplete)."""
 
-
-class AppearanceFormSet(BaseInlineFormSet):
     def _construct_form(self, i, **kwargs):
         form = super()._construct_form(i, **kwargs)
         if self.instance.pk is not None:
-            # The page's own episode: a row's name ("Ada (host) on …") reads no other.
             form.instance.episode = self.instance
-        show_loaded_speaker(form)
+        speaker = form.fields.get("speaker")
+        if speaker is not None and form.instance.speaker_id is not None:
+            getattr(speaker.widget, "widget", speaker.widget).loaded = form.instance.speaker
         return form
 
 
@@ -155,7 +153,7 @@ class AppearanceInline(admin.TabularInline):
     """
 
     model = Appearance
-    formset = AppearanceFormSet
+    formset = EpisodeRowsFormSet
     fields = ("speaker", "role")
     autocomplete_fields = ("speaker",)
     extra = 0

@@ -2,7 +2,6 @@
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.forms.models import BaseInlineFormSet
 from django.utils.functional import cached_property
 
 from claims import verbatim
@@ -10,7 +9,7 @@ from claims.admin.widgets import PlainWidgetRenderer
 from claims.history import ClaimChange, stored_state
 from claims.models import Claim, ClaimStatus, Verification
 from claims.nearest import explain_not_found
-from episodes.admin import show_loaded_speaker
+from episodes.admin import EpisodeRowsFormSet
 
 PLAIN_WIDGETS = PlainWidgetRenderer()
 
@@ -145,7 +144,7 @@ class ClaimInlineForm(ClaimForm):
         return super().has_changed()
 
 
-class ClaimInlineFormSet(BaseInlineFormSet):
+class ClaimInlineFormSet(EpisodeRowsFormSet):
     def __init__(self, *args, **kwargs):
         # Eighty drafts, a dozen widgets each: written without a template each (the
         # formset's renderer, which its forms take, is otherwise the factory's default).
@@ -190,11 +189,6 @@ class ClaimInlineFormSet(BaseInlineFormSet):
         # The episode as it is being saved, so claims are checked against the
         # transcript in this same form, not the one stored.
         form.instance._episode_for_checks = self.instance
-        if self.instance.pk is not None:
-            # The page's own episode, transcript and all: no claim reads it again.
-            form.instance.episode = self.instance
-        # Read with the claims (ClaimInline.get_queryset): the widget shows it as loaded.
-        show_loaded_speaker(form)
         return form
 
     def check_numbers_taken(self) -> None:
