@@ -16,7 +16,7 @@ from collections import Counter, defaultdict
 
 from django.db.models import Count, F, Sum
 
-from claims.choices import ClaimStatus
+from claims.choices import ClaimStatus, ClaimType
 from claims.history import LOGGED_KINDS
 from claims.models import Claim, ClaimLink, ClaimReference, ClaimRevision, Reference, Role, Topic
 from claims.prediction_counts import PredictionCount
@@ -24,7 +24,7 @@ from claims.prediction_recounts import prediction_keys, prediction_keys_of, reco
 from claims.querysets import ON_RECORD, public_q
 from claims.references import KEPT_NAMERS
 from claims.topics import KEPT_SPEAKERS
-from episodes.models import ROLE_ORDER, Appearance, Episode, Podcast, Speaker, Status
+from episodes.models import Appearance, Episode, Podcast, Speaker, Status
 
 TopicLink = Claim.topics.through
 
@@ -99,15 +99,19 @@ def recount_podcasts(podcast_ids) -> None:
 
 
 def recount_speakers(speaker_ids) -> None:
-    """Count again these speakers' public claims, by type, and their published episodes
-    (with a public claim or an appearance, each once) and roles there."""
+    """Count again these speakers' public claims, by type, and their predictions by
+    outcome; their published episodes (with a public claim or an appearance, each once);
+    and their appearances on published episodes in each role."""
     speaker_ids = {pk for pk in speaker_ids if pk is not None}
     if not speaker_ids:
         return
     public = Claim.objects.published().filter(speaker__in=speaker_ids)
-    mixes = defaultdict(dict)
-    for row in public.values("speaker", "type").annotate(n=Count("*")).order_by():
-        mixes[row["speaker"]][row["type"]] = row["n"]
+    mixes, outcomes = defaultdict(Counter), defaultdict(dict)
+    by_type = public.values_list("speaker", "type", "resolution").annotate(n=Count("*"))
+    for speaker, claim_type, resolution, n in by_type.order_by():
+        mixes[speaker][claim_type] += n
+        if claim_type == ClaimType.PREDICTION:
+            outcomes[speaker][resolution] = n
     appeared = Appearance.objects.published().filter(speaker__in=speaker_ids)
     # A UNION, not UNION ALL: an episode they appeared in and have claims in counts once.
     pairs = (
@@ -116,20 +120,19 @@ def recount_speakers(speaker_ids) -> None:
         .union(appeared.values_list("speaker", "episode").order_by())
     )
     episodes = Counter(speaker for speaker, _ in pairs)
-    roles = defaultdict(set)
-    for speaker, role in appeared.values_list("speaker", "role").distinct().order_by():
-        roles[speaker].add(role)
+    roles = defaultdict(dict)
+    for speaker, role, n in (
+        appeared.values_list("speaker", "role").annotate(n=Count("*")).order_by()
+    ):
+        roles[speaker][role] = n
     speakers = list(Speaker._base_manager.filter(pk__in=speaker_ids).only("pk"))
     for speaker in speakers:
-        speaker.public_claim_mix = mixes.get(speaker.pk, {})
+        speaker.public_claim_mix = dict(mixes.get(speaker.pk, {}))
         speaker.public_claim_count = sum(speaker.public_claim_mix.values())
+        speaker.public_prediction_outcomes = outcomes.get(speaker.pk, {})
         speaker.public_episode_count = episodes[speaker.pk]
-        speaker.public_roles = sorted(roles[speaker.pk], key=ROLE_ORDER.__getitem__)
-    Speaker._base_manager.bulk_update(
-        speakers,
-        ["public_claim_count", "public_claim_mix", "public_episode_count", "public_roles"],
-        batch_size=500,
-    )
+        speaker.public_role_counts = roles.get(speaker.pk, {})
+    Speaker._base_manager.bulk_update(speakers, SPEAKER_COUNTS, batch_size=500)
 
 
 def recount_topics(topic_ids) -> None:
@@ -262,6 +265,9 @@ def claim_saved(claim_id: int, before: dict | None, after: dict) -> None:
         recount_references(references_of([claim_id]))
     if moved("status", "episode", "type", "resolution", "horizon"):
         recount_predictions(prediction_keys(states))
+    if moved("resolution") and not moved("status", "episode", "speaker", "type"):
+        # Their track record counts predictions by outcome.
+        recount_speakers({state["speaker"] for state in states})
 
 
 def revision_saved(episode_id: int, kind: str) -> None:
@@ -306,7 +312,13 @@ def episodes_changed_status(episode_ids) -> None:
 
 EPISODE_COUNTS = ("published_claim_count", "published_people_count", "correction_count")
 PODCAST_COUNTS = ("public_episode_count", "public_claim_count", "public_correction_count")
-SPEAKER_COUNTS = ("public_claim_count", "public_claim_mix", "public_episode_count", "public_roles")
+SPEAKER_COUNTS = (
+    "public_claim_count",
+    "public_claim_mix",
+    "public_prediction_outcomes",
+    "public_episode_count",
+    "public_role_counts",
+)
 TOPIC_COUNTS = (
     "public_claim_count",
     "public_claim_mix",
@@ -361,6 +373,10 @@ def recount_everything(batch=2000) -> Counter:
             )
     # Claims keep their episode's air date (Claim.air_date): one UPDATE of those that differ.
     fixed["claims' air dates"] += Claim.objects.exclude(
+        air_date=F("episode__air_date")
+    ).date_from_episodes()
+    # And so do appearances (Appearance.air_date).
+    fixed["appearances' air dates"] += Appearance.objects.exclude(
         air_date=F("episode__air_date")
     ).date_from_episodes()
     shared = dict(ClaimLink.objects.values_list("pk", "shared_speaker"))

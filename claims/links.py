@@ -197,35 +197,51 @@ class MovedPosition:
     note: str
 
 
-def moved_positions(speaker, latest: int) -> tuple[list[MovedPosition], int]:
-    """The latest `latest` of the speaker's public claims that contradict, refine or
-    repeat their own claims of an earlier air date, in time order (by the later claim),
-    and how many there are in all. One query, and one more if there are any."""
-    # The latest of the links they share, ordered and counted by the places their claims
-    # keep (Claim.air_date), and only then the claims shown. In one query with the claims,
-    # their episodes, podcasts and speakers, PostgreSQL took 26 ms to plan the nine
-    # joins; and making all 500 moves of a prolific speaker into objects, 100 ms.
-    latest_links = list(
+def moves_of(speaker) -> models.QuerySet:
+    """The public links between the speaker's own claims by which a later claim
+    contradicts, refines or repeats an earlier one, in time order of the later claim."""
+    # Ordered by the places their claims keep (Claim.air_date), and only then are the
+    # claims shown fetched: in one query with the claims, their episodes, podcasts and
+    # speakers, PostgreSQL took 26 ms to plan the nine joins; and making all 500 moves
+    # of a prolific speaker into objects, 100 ms.
+    return (
         ClaimLink.objects.public()
         .filter(shared_speaker=speaker, relation__in=MOVED)
         # Said the same day is not a move over time; "A refines B" only tells a move
         # when A is the later claim.
         .exclude(from_claim__air_date=F("to_claim__air_date"))
         .filter(Q(relation__in=SYMMETRIC) | FROM_IS_LATER)
-        .annotate(total=Window(Count("*")))
-        .order_by(*(_side(is_later, path).desc() for is_later in (True, False) for path in _WHEN))
-        .values_list("relation", "note", "from_claim", "to_claim", "total")[:latest]
+        .order_by(*(_side(is_later, path).asc() for is_later in (True, False) for path in _WHEN))
     )
-    if not latest_links:
+
+
+MOVE_ROW = ("relation", "note", "from_claim", "to_claim")
+
+
+def latest_moves(speaker, latest: int) -> tuple[list[MovedPosition], int]:
+    """The latest `latest` of the speaker's moves (moves_of), still in time order, and
+    how many there are in all. One query, and one more if there are any."""
+    rows = list(
+        moves_of(speaker)
+        .annotate(total=Window(Count("*")))
+        .reverse()
+        .values_list(*MOVE_ROW, "total")[:latest]
+    )
+    if not rows:
         return [], 0
+    return as_moves([row[:-1] for row in reversed(rows)]), rows[0][-1]
+
+
+def as_moves(rows) -> list[MovedPosition]:
+    """MovedPositions of rows of MOVE_ROW, in their order, with their claims: one query."""
     claim_model = ClaimLink._meta.get_field("from_claim").related_model  # imports this module
-    shown = {ends for *_, from_id, to_id, _ in latest_links for ends in (from_id, to_id)}
+    shown = {ends for *_, from_id, to_id in rows for ends in (from_id, to_id)}
     claims = claim_model.objects.filter(pk__in=shown).for_listing().in_bulk()
     moved = []
-    for relation, note, from_id, to_id, _ in reversed(latest_links):
+    for relation, note, from_id, to_id in rows:
         earlier, later = sorted((claims[from_id], claims[to_id]), key=_when)
         moved.append(MovedPosition(earlier, Relation(relation).label, later, note))
-    return moved, latest_links[0][-1]
+    return moved
 
 
 # A claim's place in time (_when), as the claim keeps it; and whether a link's claim

@@ -25,7 +25,7 @@ from episodes.models import Podcast, Speaker
 # How many predictions each list on /predictions/ shows; the rest are a link away.
 SECTION_SIZE = 20
 # How many resolved predictions a speaker's track record lists.
-TRACK_RECORD_SIZE = 50
+TRACK_RECORD_SIZE = 10
 # How many speakers a speaker filter that found no one suggests instead.
 SUGGESTIONS = 5
 OUTCOMES = [choice for choice in Resolution if choice != Resolution.OPEN]
@@ -186,12 +186,13 @@ def prediction_list(request):
 
 
 def track_record(speaker: Speaker) -> dict:
-    """A speaker's predictions counted by outcome, and the resolved ones: two queries."""
-    predictions = public_predictions().filter(speaker=speaker)
-    # COUNT(*): counting ids would send PostgreSQL from claim_speaker_outcomes to the rows.
-    counts = dict(predictions.order_by().values_list("resolution").annotate(n=Count("*")))
+    """A speaker's predictions counted by outcome, as they keep them (claims.counters),
+    and the latest resolved ones: one query."""
+    counts = speaker.public_prediction_outcomes
     resolved = (
-        predictions.exclude(resolution=Resolution.OPEN)
+        public_predictions()
+        .filter(speaker=speaker)
+        .exclude(resolution=Resolution.OPEN)
         .for_listing()
         .order_by("-resolved_on", "-pk")[:TRACK_RECORD_SIZE]
     )

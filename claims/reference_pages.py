@@ -49,7 +49,7 @@ UNSHOWN_FIELDS = (
     "speaker__public_claim_count",
     "speaker__public_claim_mix",
     "speaker__public_episode_count",
-    "speaker__public_roles",
+    "speaker__public_role_counts",
 )
 
 

@@ -12,7 +12,7 @@ table's triggers whenever a migration rebuilds that table; `install()` puts back
 whatever is missing or changed and, if anything was, rebuilds the index from the claims.
 """
 
-from episodes.models import TRIGRAM_TABLES
+from episodes.trigrams import TRIGRAM_TABLES
 
 # Characters PostgreSQL's parser reads as part of markup or of one compound token
 # ("<b>", "&amp;", "example.com", "GPT-3"), where FTS5 reads them as spaces between

@@ -69,8 +69,10 @@ def episode_saved(sender, instance: Episode, created: bool, raw: bool = False, *
             # A retitled episode must be found under its new title.
             claims.refresh_search_context()
         if instance.has_changed("air_date"):
-            # Speakers' and references' pages list its claims by air date.
+            # Speakers' and references' pages list its claims by air date, and speakers'
+            # pages their appearances.
             claims.date_from_episodes()
+            instance.appearances.date_from_episodes()
             ClaimReference.objects.filter(claim__episode=instance).place()
 
 

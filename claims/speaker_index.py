@@ -57,7 +57,7 @@ class PublicRecordSpeakers:
 
     def __init__(self, name_words: Iterable[str] = ()):
         self.name_words = list(name_words)
-        fields = ("pk", "name", "slug", "description", "public_episode_count", "public_roles")
+        fields = ("pk", "name", "slug", "description", "public_episode_count", "public_role_counts")
         self.counted = self.named(Speaker.objects.filter(public_episode_count__gt=0))
         self.listed = (
             self.counted.annotate(claim_count=F("public_claim_count"))

@@ -328,9 +328,13 @@ class Plan:
         guests drawn for it (who may say nothing on the record)."""
         for episode, hosts, guests in self.casts:
             for index in hosts:
-                yield Appearance(episode=episode, speaker=self.speakers[index], role=Role.HOST)
+                yield self.appearance(episode, index, Role.HOST)
             for index in dict.fromkeys(guests):
-                yield Appearance(episode=episode, speaker=self.speakers[index], role=Role.GUEST)
+                yield self.appearance(episode, index, Role.GUEST)
+
+    def appearance(self, episode, index, role):
+        speaker = self.speakers[index]
+        return Appearance(episode=episode, speaker=speaker, role=role, air_date=episode.air_date)
 
     def row(self, episode, number, clock, speaker, voice, excerpt, summary):
         rng = self.rng

@@ -98,6 +98,7 @@ record_pages = (
         ),
         path("speakers/", views.speaker_list, name="speaker_list"),
         path("speakers/<slug:slug>/", views.speaker_detail, name="speaker_detail"),
+        path("speakers/<slug:slug>/moves/", views.speaker_moves, name="speaker_moves"),
         re_path(
             f"^speakers/(?P<slug>{SLUG})/{FILE}", downloads.speaker_file, name="speaker_download"
         ),

@@ -7,7 +7,7 @@ from claims.appearances import episode_cast, speaker_episodes_by_role
 from claims.browse import ClaimSearch
 from claims.context import claim_passage, with_transcript_window
 from claims.filters import Ordering
-from claims.links import attach_public_links, moved_positions
+from claims.links import MOVE_ROW, as_moves, attach_public_links, latest_moves, moves_of
 from claims.models import Claim, ClaimType, Verification
 from claims.pagination import CappedPaginator, Exactly
 from claims.prediction_pages import track_record
@@ -47,7 +47,7 @@ def claim_detail(request, podcast_slug, episode_slug, number):
 
 EPISODES_PER_PAGE = 25
 SPEAKERS_PER_PAGE = 50
-SPEAKER_CLAIMS_PER_PAGE = 50
+SPEAKER_CLAIMS_PER_PAGE = 25
 
 
 def page_of(request, queryset, per_page):
@@ -143,7 +143,9 @@ def speaker_claims_page(request, speaker):
     return paginator.get_page(request.GET.get("page"))
 
 
-MOVES_SHOWN = 20
+# A speaker's page shows their latest few moves; their page of moves, all of them.
+MOVES_SHOWN = 5
+MOVES_PER_PAGE = 20
 
 
 def speaker_detail(request, slug):
@@ -154,9 +156,9 @@ def speaker_detail(request, slug):
         raise Http404("Only people in the public record have a page.")
     # Kept beside the speaker too; a guest who said nothing on the record has none.
     mix = ordered_mix(speaker.public_claim_mix)
-    # Two more queries, for speakers who made a public prediction only.
+    # One more query, for speakers who made a public prediction only.
     predicted = any(claim_type == ClaimType.PREDICTION for claim_type, _ in mix)
-    moved, moved_count = moved_positions(speaker, latest=MOVES_SHOWN)
+    moved, moved_count = latest_moves(speaker, MOVES_SHOWN)
     return render(
         request,
         "episodes/speaker_detail.html",
@@ -167,11 +169,22 @@ def speaker_detail(request, slug):
             "appearances": appearances,
             "track_record": track_record(speaker) if predicted else None,
             # The latest few, still in time order: a prolific speaker's 500 moves took
-            # 300 ms to show, and each claim's page lists all of its links.
+            # 300 ms to show. Their page of moves lists them all.
             "moved_positions": moved,
             "moved_count": moved_count,
         },
     )
+
+
+def speaker_moves(request, slug):
+    """Every move of the speaker's positions (links.moves_of), a page at a time."""
+    speaker = get_object_or_404(Speaker, slug=slug)
+    moves = moves_of(speaker).values_list(*MOVE_ROW)
+    page = Paginator(moves, MOVES_PER_PAGE).get_page(request.GET.get("page"))
+    if not page.paginator.count:
+        raise Http404("No moved positions of this speaker are on the public record.")
+    page.object_list = as_moves(page.object_list)
+    return render(request, "episodes/speaker_moves.html", {"speaker": speaker, "page": page})
 
 
 def podcast_list(request):

@@ -3,13 +3,13 @@ from functools import reduce
 from operator import and_, or_
 
 from django.core.exceptions import ValidationError
-from django.db import connections, models
-from django.db.models import Exists, F, OuterRef, Q, Value
-from django.db.models.expressions import RawSQL
+from django.db import models
+from django.db.models import Exists, F, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 
 from episodes.records import RemembersLoadedValues, reverse_once
+from episodes.trigrams import holds
 from episodes.web import WebURLField, is_web_url, validate_web_url, web_url_or_blank
 from ledger.models import RecordQuerySet
 
@@ -88,25 +88,6 @@ class Podcast(models.Model):
         return reverse_once(self, "episodes:podcast_detail", slug=self.slug)
 
 
-# FTS5 tables of the trigrams of these (table, column)s on SQLite, installed with the
-# full-text index (claims/search_index.py), as trigram indexes are on PostgreSQL.
-TRIGRAM_TABLES = {
-    ("episodes_speaker", "name"): "episodes_speaker_name_trigrams",
-    ("episodes_episode", "title"): "episodes_episode_title_trigrams",
-}
-
-
-def holds(queryset: models.QuerySet, field: str, word: str) -> Q:
-    """The rows of `queryset` whose `field` holds `word`, in any case: `icontains`,
-    which a trigram index serves on PostgreSQL. On SQLite the same LIKE is asked of
-    the field's table of trigrams, whose index answers it; a word holding LIKE's own
-    wildcards is looked for in the rows themselves."""
-    table = TRIGRAM_TABLES.get((queryset.model._meta.db_table, field))
-    if connections[queryset.db].vendor != "sqlite" or table is None or set(word) & set("%_\\"):
-        return Q(**{f"{field}__icontains": word})
-    return Q(pk__in=RawSQL(f"SELECT rowid FROM {table} WHERE {field} LIKE %s", [f"%{word}%"]))
-
-
 class SpeakerQuerySet(RecordQuerySet):
     def named_like(self, words: list[str]) -> "SpeakerQuerySet":
         """Speakers whose name holds any of `words`, in any case (served by trigrams:
@@ -130,10 +111,12 @@ class Speaker(RemembersLoadedValues):
     # Kept by claims.counters with every public change; `manage.py recount` repairs them.
     public_claim_count = models.PositiveIntegerField("public claims", default=0, editable=False)
     public_claim_mix = models.JSONField(default=dict, editable=False)  # {claim type: count}
-    # Published episodes they appeared in or have a public claim in, each once; and the
-    # roles (values, in role order) of their appearances on published episodes.
+    # Published episodes they appeared in or have a public claim in, each once; and how
+    # many published episodes they appeared on in each role.
     public_episode_count = models.PositiveIntegerField("public episodes", default=0, editable=False)
-    public_roles = models.JSONField(default=list, editable=False)
+    public_role_counts = models.JSONField(default=dict, editable=False)  # {role: episodes}
+    # Their public predictions by outcome, for their track record.
+    public_prediction_outcomes = models.JSONField(default=dict, editable=False)
 
     objects = SpeakerQuerySet.as_manager()
     remembered_fields = ("name",)
@@ -150,6 +133,11 @@ class Speaker(RemembersLoadedValues):
 
     def get_absolute_url(self):
         return reverse_once(self, "episodes:speaker_detail", slug=self.slug)
+
+    @property
+    def public_roles(self) -> list[str]:
+        """The roles (values) of their appearances on published episodes, in role order."""
+        return sorted(self.public_role_counts, key=ROLE_ORDER.__getitem__)
 
     @property
     def link_list(self):
@@ -353,6 +341,11 @@ class AppearanceQuerySet(RecordQuerySet):
         """Appearances on published episodes: the only ones readers see or count."""
         return self.filter(Episode.public_q(prefix="episode__"))
 
+    def date_from_episodes(self) -> int:
+        """Copy onto these appearances their episodes' air dates again, in one UPDATE."""
+        episodes = Episode.objects.filter(pk=OuterRef("episode_id"))
+        return self.update(air_date=Subquery(episodes.values("air_date")))
+
 
 class Appearance(models.Model):
     """Who was on an episode and in which role, whether or not they have claims in it."""
@@ -365,6 +358,9 @@ class Appearance(models.Model):
         help_text="An identified person; an unresolved voice is not listed here.",
     )
     role = models.CharField(max_length=10, choices=Role.choices, default=Role.GUEST)
+    # The episode's, kept here (and moved with it by claims.signals) so that a speaker's
+    # newest episodes in a role are read in order from one index.
+    air_date = models.DateField(editable=False)
 
     objects = AppearanceQuerySet.as_manager()
 
@@ -377,9 +373,18 @@ class Appearance(models.Model):
             ),
             models.CheckConstraint(condition=Q(role__in=Role.values), name="appearance_role_valid"),
         ]
+        indexes = [
+            models.Index(
+                fields=("speaker", "role", "-air_date", "episode"), name="appearance_speaker_newest"
+            )
+        ]
 
     def __str__(self):
         return f"{self.speaker} ({self.get_role_display().lower()}) on {self.episode}"
+
+    def save(self, *args, **kwargs):
+        self.air_date = self.episode.air_date
+        super().save(*args, **kwargs)
 
     def get_absolute_url(self):
         return self.episode.get_absolute_url()

@@ -39,6 +39,7 @@ PAGE_PARAMETERS = {
     "episodes:episode_transcript": (),
     "episodes:speaker_list": ("q", "page"),
     "episodes:speaker_detail": ("page",),
+    "episodes:speaker_moves": ("page",),
     "episodes:podcast_list": (),
     "episodes:podcast_detail": ("page",),
     "claims:prediction_list": ("speaker", "podcast", "outcome"),

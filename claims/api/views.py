@@ -20,7 +20,7 @@ from claims.api.params import (
     claim_search,
     validated,
 )
-from claims.appearances import episode_cast, speaker_roles
+from claims.appearances import episode_cast
 from claims.links import attach_public_links
 from claims.models import Claim
 from claims.public_record import (
@@ -184,7 +184,7 @@ class SpeakerDetail(GenericAPIView):
         speaker = get_object_or_404(speakers_with_claim_counts(), slug=slug)
         # Kept beside the speaker (claims.counters): a prolific speaker's claims aren't read.
         speaker.claim_mix = ordered_mix(speaker.public_claim_mix)
-        speaker.roles = speaker_roles(speaker)
+        speaker.roles = speaker.public_roles
         return Response(self.get_serializer(speaker).data)
 
 

@@ -97,7 +97,12 @@ def write_appearances(episodes: dict, speakers: dict, to_write: dict) -> None:
     changing = [episodes[key] for key in to_write]
     Appearance.objects.filter(episode__in=changing).delete()
     Appearance.objects.bulk_create(
-        Appearance(episode=episodes[key], speaker=speakers[entry["speaker"]], role=entry["role"])
+        Appearance(
+            episode=episodes[key],
+            speaker=speakers[entry["speaker"]],
+            role=entry["role"],
+            air_date=episodes[key].air_date,
+        )
         for key, entries in to_write.items()
         for entry in in_file_order(entries)
     )

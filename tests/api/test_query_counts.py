@@ -105,8 +105,8 @@ def test_speaker_list_query_count(client, ledger, django_assert_num_queries):
 
 
 def test_speaker_detail_query_count(client, ledger, django_assert_num_queries):
-    # the ledger's version; the speaker with the count and claim mix it keeps; their roles
-    with django_assert_num_queries(3):
+    # the ledger's version; the speaker with the count, claim mix and roles it keeps
+    with django_assert_num_queries(2):
         get(client, f"/api/v1/speakers/{ledger.speakers[0].slug}/")
 
 

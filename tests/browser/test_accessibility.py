@@ -28,6 +28,7 @@ PUBLIC_PAGES = {
     "claim permalink": EXAMPLE + "claims/3/",
     "claim permalink contradicted by another": EXAMPLE + "claims/1/",
     "speaker whose positions moved": "/speakers/ben-sample/",
+    "every move of a speaker's positions": "/speakers/ben-sample/moves/",
     "claims in a contradiction": "/claims/?contradictions=only",
     "claim permalink with topics and references": "/episodes/example-show/books-on-the-desk/claims/2/",
     "topic list": "/topics/",

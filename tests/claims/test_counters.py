@@ -28,7 +28,7 @@ from claims.models import (
 )
 from claims.models import Role as NamedAs
 from claims.prediction_counts import PredictionCount, count_key
-from episodes.models import ROLE_ORDER, Appearance, Episode, Podcast, Role, Speaker, Status
+from episodes.models import Appearance, Episode, Podcast, Role, Speaker, Status
 from tests.claims.ledger_files import as_json, document, run_import
 from tests.factories import (
     make_appearance,
@@ -59,6 +59,7 @@ def kept_counts():
         counters.prediction_counts(),
         counted(Claim, ["air_date"]),
         counted(ClaimLink, ["shared_speaker"]),
+        counted(Appearance, ["air_date"]),
     )
 
 
@@ -117,8 +118,16 @@ def true_counts():
         episodes_on_record = {*appeared.values_list("episode", flat=True)} | {
             *claimed.values_list("episode", flat=True)
         }
-        roles = sorted({*appeared.values_list("role", flat=True)}, key=ROLE_ORDER.get)
-        speakers[speaker.pk] = [sum(mix.values()), dict(mix), len(episodes_on_record), roles]
+        predicted = claimed.filter(type=ClaimType.PREDICTION)
+        outcomes = Counter(predicted.values_list("resolution", flat=True))
+        roles = Counter(appeared.values_list("role", flat=True))
+        speakers[speaker.pk] = [
+            sum(mix.values()),
+            dict(mix),
+            dict(outcomes),
+            len(episodes_on_record),
+            dict(roles),
+        ]
     podcasts = {
         p.pk: [
             p.episodes.published().count(),
@@ -159,6 +168,7 @@ def true_counts():
         dict(by_key),
         dates,
         shared_speakers(),
+        {a.pk: [a.episode.air_date] for a in Appearance.objects.select_related("episode")},
     )
 
 
@@ -553,15 +563,15 @@ def test_an_import_counts_the_episodes_and_roles_of_the_people_it_lists(tmp_path
     run_import(tmp_path, as_json(doc))
     ada = Speaker.objects.get(slug="ada-example")
     # Ada's only claim is a draft: she is on the record by her appearance alone.
-    assert (ada.public_episode_count, ada.public_roles) == (1, ["host"])
+    assert (ada.public_episode_count, ada.public_role_counts) == (1, {"host": 1})
 
     doc["episodes"][0]["appearances"] = [{"speaker": "ben-sample", "role": "host"}]
     run_import(tmp_path, as_json(doc))
 
     ada.refresh_from_db()
     ben = Speaker.objects.get(slug="ben-sample")
-    assert (ada.public_episode_count, ada.public_roles) == (0, [])
-    assert (ben.public_episode_count, ben.public_roles) == (1, ["host"])
+    assert (ada.public_episode_count, ada.public_role_counts) == (0, {})
+    assert (ben.public_episode_count, ben.public_role_counts) == (1, {"host": 1})
 
 
 def test_an_import_counts_the_references_it_names_and_unnames(tmp_path):

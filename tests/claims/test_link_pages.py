@@ -218,17 +218,73 @@ def test_moved_positions_are_in_time_order_of_the_later_claim(client, ada):
     assert re.findall(r"Later, (\w+)", section) == ["refines", "contradicts", "repeats"]
 
 
-def test_a_long_record_of_moves_shows_the_latest_and_says_how_many_there_are(client, ada):
-    claims = [make_claim(dated_episode(day, title=f"Day {day}"), ada) for day in range(1, 24)]
+def refine_day_after_day(speaker, days):
+    """Claims of `speaker` on days 1 to `days`, each refining the day before's."""
+    claims = [
+        make_claim(dated_episode(day, title=f"Day {day}"), speaker) for day in range(1, days + 1)
+    ]
     for earlier, later in itertools.pairwise(claims):
         make_link(later, earlier, "refines")
 
-    section = text_of(client.get(ada.get_absolute_url()), "moved-heading")
 
-    assert "The latest 20 of 22; each claim's page shows all of its links." in section
-    assert re.findall(r"Later, refines the earlier claim: Ada Example, “Day (\d+)”", section) == [
-        str(day) for day in range(4, 24)
+def later_days(text):
+    return [
+        int(day) for day in re.findall(r"Later, refines the earlier claim: [^“]*“Day (\d+)”", text)
     ]
+
+
+def test_a_long_record_of_moves_shows_the_latest_and_links_to_all_of_them(client, ada):
+    refine_day_after_day(ada, 23)
+
+    response = client.get(ada.get_absolute_url())
+    section = text_of(response, "moved-heading")
+
+    assert "The latest 5 of 22." in section
+    assert later_days(section) == [19, 20, 21, 22, 23]
+    assert section.endswith("All 22 moves, in time order →")
+    assert 'href="/speakers/ada-example/moves/"' in response.content.decode()
+
+
+def test_a_few_moves_are_all_shown_with_no_link_to_more(client, ada):
+    refine_day_after_day(ada, 4)
+
+    response = client.get(ada.get_absolute_url())
+
+    assert later_days(text_of(response, "moved-heading")) == [2, 3, 4]
+    assert "/speakers/ada-example/moves/" not in response.content.decode()
+
+
+def test_the_page_of_moves_lists_them_all_in_time_order_a_page_at_a_time(client, ada):
+    refine_day_after_day(ada, 23)
+
+    first = client.get("/speakers/ada-example/moves/")
+    second = client.get("/speakers/ada-example/moves/?page=2")
+
+    assert "22 moves on record" in first.content.decode()
+    assert later_days(visible(first)) == list(range(2, 22))
+    assert later_days(visible(second)) == [22, 23]
+    assert 'rel="next" href="?page=2"' in first.content.decode()
+
+
+def test_a_bogus_page_of_moves_shows_the_last_page(client, ada):
+    refine_day_after_day(ada, 23)
+
+    response = client.get("/speakers/ada-example/moves/?page=99")
+
+    assert response.status_code == 200
+    assert later_days(visible(response)) == [22, 23]
+
+
+def test_a_speaker_without_public_moves_has_no_page_of_moves(client, ada):
+    earlier = make_claim(dated_episode(1), ada)
+    make_link(make_claim(dated_episode(2), ada, status=Status.DRAFT), earlier, "contradicts")
+
+    assert client.get("/speakers/ada-example/moves/").status_code == 404
+
+
+def visible(response):
+    html = re.sub(r"</?(a|time|q|strong|span)\b[^>]*>", "", response.content.decode())
+    return " ".join(unescape(re.sub(r"<[^>]*>", " ", html)).split())
 
 
 def test_a_refinement_pointing_forward_in_time_is_no_move(client, ada):
@@ -304,10 +360,22 @@ def test_speaker_page_query_count_with_links(client, linked_ledger, django_asser
     theirs = Claim.objects.published().filter(speaker=ada).order_by("episode__air_date")
     make_link(theirs.last(), theirs.first(), "contradicts")
     url = ada.get_absolute_url()
-    # as tests/episodes/test_query_counts.py: the version, the speaker (with the count and
-    # claim mix it keeps), the track record (2), the page of claims, the episodes they
-    # appeared in (2); and for their moved positions, the latest links between their own
-    # claims, and the claims of those shown
-    with django_assert_num_queries(9):
+    # as tests/episodes/test_query_counts.py: the version, the speaker (with the counts it
+    # keeps), the resolved predictions, the page of claims, the episodes they appeared in;
+    # and for their moved positions, the latest links between their own claims, and the
+    # claims of those shown
+    with django_assert_num_queries(7):
         response = client.get(url)
     assert "How their positions moved" in response.content.decode()
+
+
+def test_page_of_moves_query_count(client, linked_ledger, django_assert_num_queries):
+    ada = linked_ledger.speakers[0]
+    theirs = list(Claim.objects.published().filter(speaker=ada).order_by("episode__air_date"))
+    for earlier, later in itertools.pairwise(theirs):
+        if later.episode.air_date > earlier.episode.air_date:
+            make_link(later, earlier, "repeats")
+    # the version; the speaker; the count of their moves; the page of them; their claims
+    with django_assert_num_queries(5):
+        response = client.get(f"/speakers/{ada.slug}/moves/")
+    assert re.search(r"\b[1-9]\d* moves? on record", response.content.decode())

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from claims.choices import ClaimType, Resolution
-from claims.prediction_pages import outcome_counts, public_predictions
+from claims.prediction_pages import TRACK_RECORD_SIZE, outcome_counts, public_predictions
 from episodes.models import Status
 from tests.factories import (
     SOURCE,
@@ -285,6 +285,21 @@ def test_the_track_record_links_each_resolved_prediction(client, ledger):
     assert [text for _, text in links] == ["It came true."]
 
 
+def test_the_track_record_lists_the_latest_resolved_and_links_to_them_all(client, ledger):
+    for day in range(1, TRACK_RECORD_SIZE + 2):
+        claim = make_prediction(speaker=ledger["ada"], excerpt=f"Prediction of day {day}.")
+        resolve(claim, Resolution.PARTLY, on=datetime.date(2026, 1, day))
+
+    record = section(client.get(ledger["ada"].get_absolute_url()), "track-record-heading")
+
+    # Newest first: the ledger's own (resolved in June), then the days of January down.
+    assert re.findall(r"“(It came true)\.”", record) == ["It came true"]
+    days_listed = [int(day) for day in re.findall(r"“Prediction of day (\d+)\.”", record)]
+    assert days_listed == list(range(TRACK_RECORD_SIZE + 1, 2, -1))
+    resolved_total = TRACK_RECORD_SIZE + 2  # and the ledger's one that came true
+    assert f"All {resolved_total} resolved predictions →" in record
+
+
 def test_a_speaker_without_predictions_has_no_track_record(client, db):
     claim = make_claim(type=ClaimType.BELIEF)
 
@@ -299,11 +314,11 @@ def test_the_track_record_runs_the_same_queries_whatever_the_data_size(
 ):
     for _ in range(extra):
         resolve(make_prediction(speaker=ledger["ada"]), Resolution.PARTLY)
-    # The ledger's version; the speaker, with the count (paginator) and claim mix it
-    # keeps; the track record's counts by outcome and its resolved predictions;
-    # the page of claims; the links between their own claims (how their positions moved);
-    # the episodes they appeared in, by role.
-    with django_assert_num_queries(7):
+    # The ledger's version; the speaker, with the count (paginator), claim mix and
+    # predictions by outcome it keeps; the track record's resolved predictions; the page
+    # of claims; the links between their own claims (how their positions moved). (They
+    # appeared on no episode, as they keep: no query for their episodes by role.)
+    with django_assert_num_queries(5):
         client.get(ledger["ada"].get_absolute_url())
 
 

@@ -83,15 +83,14 @@ def test_speaker_list_query_count(client, ledger, django_assert_num_queries):
 def test_speaker_page_query_count(client, ledger, django_assert_num_queries):
     url = ledger.speakers[0].get_absolute_url()
     # the ledger's version, for the page cache key and ETag; then
-    # 1. the speaker, with the count and mix of their public claims that it keeps
-    #    (claims.counters): the paginator and the mix count nothing
-    # 2. and 3. their track record (the ledger's speakers all made predictions): counts
-    #    by outcome, and the resolved predictions
-    # 4. the page of claims with episode, podcast and speaker
-    # 5. the links between their own claims, for "How their positions moved"
-    # 6. and 7. the episodes they appeared in, by role: which are shown, then those
-    #    with their episodes
-    with django_assert_num_queries(8):
+    # 1. the speaker, with what it keeps (claims.counters): the count and mix of their
+    #    public claims, their predictions by outcome and their episodes by role, so the
+    #    paginator, the mix, the track record and the roles count nothing
+    # 2. their resolved predictions (the ledger's speakers all made predictions)
+    # 3. the page of claims with episode, podcast and speaker
+    # 4. the links between their own claims, for "How their positions moved"
+    # 5. the newest episodes they appeared in, in each role, with their episodes
+    with django_assert_num_queries(6):
         response = client.get(url)
     assert response.status_code == 200
 
@@ -154,10 +153,9 @@ def test_speaker_list_search_query_count(client, ledger, django_assert_num_queri
 def test_page_of_a_speaker_without_claims_query_count(client, ledger, django_assert_num_queries):
     quiet = ledger.episodes[0].appearances.get(role=Role.OTHER).speaker
     # the ledger's version, for the page cache key and ETag; then
-    # 1. the speaker, with their kept count of public claims (none)
+    # 1. the speaker, with their kept count of public claims (none) and episodes by role
     # 2. the links between their own claims (none), for "How their positions moved"
-    # 3. and 4. the episodes they appeared in, by role: which are shown, then those
-    #    with their episodes
-    with django_assert_num_queries(5):
+    # 3. the newest episodes they appeared in, in each role, with their episodes
+    with django_assert_num_queries(4):
         response = client.get(quiet.get_absolute_url())
     assert response.status_code == 200
