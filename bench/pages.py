@@ -59,11 +59,12 @@ def curated_pages():
         .order_by("pk")
         .first()
     )
+    mover = moved and Speaker.objects.get(pk=moved["from_claim__speaker"])
     found = {
         "topic (biggest)": topic and topic.get_absolute_url(),
         "reference (most named)": reference and reference.get_absolute_url(),
-        "speaker (moved positions)": moved
-        and Speaker.objects.get(pk=moved["from_claim__speaker"]).get_absolute_url(),
+        "speaker (moved positions)": mover and mover.get_absolute_url(),
+        "speaker's moves": mover and reverse("episodes:speaker_moves", args=[mover.slug]),
         "claim (linked, in context)": linked and linked.from_claim.get_absolute_url(),
     }
     return {

@@ -10,6 +10,9 @@ from django.core.paginator import Paginator
 from django.utils.functional import cached_property
 
 # Deeper than anyone pages (500 pages of 20), shallow enough to count in milliseconds.
+# The claim cards on a page of one speaker's, topic's or reference's claims: a page of
+# them costs about what an episode's page does.
+CLAIMS_PER_PAGE = 25
 COUNT_CAP = 10_000
 
 

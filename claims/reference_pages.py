@@ -15,16 +15,15 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.text import Truncator
 
 from claims.models import Claim, ClaimReference, Reference, ReferenceKind, Role
-from claims.pagination import CappedPaginator, Exactly
+from claims.pagination import CLAIMS_PER_PAGE, CappedPaginator, Exactly
 from claims.references import KEPT_NAMERS, ROLE_PAST
 from episodes.models import Speaker
 
 REFERENCES_PER_PAGE = 30
-REFERENCE_CLAIMS_PER_PAGE = 50
 # What a claim card never shows, as Claim.objects.for_listing() leaves out.
 HEAVY_CLAIM_FIELDS = ("episode__transcript", "episode__summary", "search_context", "search_vector")
 # Nor, of a public claim and its episode, podcast and speaker, on a reference's page:
-# fifty rows of four records each are built for every visit.
+# a page's rows of four records each are built for every visit.
 UNSHOWN_FIELDS = (
     "created_at",
     "updated_at",
@@ -175,7 +174,7 @@ def reference_detail(request, slug):
         .in_page_order()
     )
     count = Exactly(reference.public_naming_count)
-    paginator = CappedPaginator(namings, REFERENCE_CLAIMS_PER_PAGE, count=count)
+    paginator = CappedPaginator(namings, CLAIMS_PER_PAGE, count=count)
     page = paginator.get_page(request.GET.get("page"))
     kept_namings_of([reference])
     context = {"reference": reference, "page": page, "kept_namers": KEPT_NAMERS}

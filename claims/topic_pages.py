@@ -8,12 +8,10 @@ from django.db.models import Exists, OuterRef
 from django.shortcuts import get_object_or_404, render
 
 from claims.models import Claim, Topic
-from claims.pagination import CappedPaginator, Exactly
+from claims.pagination import CLAIMS_PER_PAGE, CappedPaginator, Exactly
 from claims.public_record import public_claim_total
 from claims.querysets import ordered_mix
 from episodes.models import Speaker
-
-TOPIC_CLAIMS_PER_PAGE = 50
 
 
 def topic_list(request):
@@ -27,9 +25,7 @@ def topic_detail(request, slug):
     topic = get_object_or_404(Topic.objects.with_public_claim_counts(), slug=slug)
     claims = tagged_claims(topic, page_number(request)).for_listing().newest_first()
     # The page has no filter (only ?page=): the kept count is the count of what it lists.
-    paginator = CappedPaginator(
-        claims, TOPIC_CLAIMS_PER_PAGE, count=Exactly(topic.public_claim_count)
-    )
+    paginator = CappedPaginator(claims, CLAIMS_PER_PAGE, count=Exactly(topic.public_claim_count))
     return render(
         request,
         "claims/topic_detail.html",
@@ -53,7 +49,7 @@ def tagged_claims(topic, page):
     topic² > ledger × claims shown down to this page.
     """
     claims = Claim.objects.published()
-    if walks_faster(topic.public_claim_count, public_claim_total(), TOPIC_CLAIMS_PER_PAGE * page):
+    if walks_faster(topic.public_claim_count, public_claim_total(), CLAIMS_PER_PAGE * page):
         links = Claim.topics.through.objects.filter(topic=topic, claim=OuterRef("pk"))
         return claims.filter(Exists(links))
     return claims.filter(topics=topic)

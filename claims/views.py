@@ -9,7 +9,7 @@ from claims.context import claim_passage, with_transcript_window
 from claims.filters import Ordering
 from claims.links import MOVE_ROW, as_moves, attach_public_links, latest_moves, moves_of
 from claims.models import Claim, ClaimType, Verification
-from claims.pagination import CappedPaginator, Exactly
+from claims.pagination import CLAIMS_PER_PAGE, CappedPaginator, Exactly
 from claims.prediction_pages import track_record
 from claims.public_record import episodes_with_counts, podcasts_with_counts
 from claims.querysets import ordered_mix
@@ -47,7 +47,6 @@ def claim_detail(request, podcast_slug, episode_slug, number):
 
 EPISODES_PER_PAGE = 25
 SPEAKERS_PER_PAGE = 50
-SPEAKER_CLAIMS_PER_PAGE = 25
 
 
 def page_of(request, queryset, per_page):
@@ -137,9 +136,7 @@ def speaker_claims_page(request, speaker):
     the kept count is always the count of what it lists.
     """
     claims = Claim.objects.published().filter(speaker=speaker).for_listing().newest_first_kept()
-    paginator = CappedPaginator(
-        claims, SPEAKER_CLAIMS_PER_PAGE, count=Exactly(speaker.public_claim_count)
-    )
+    paginator = CappedPaginator(claims, CLAIMS_PER_PAGE, count=Exactly(speaker.public_claim_count))
     return paginator.get_page(request.GET.get("page"))
 
 

@@ -343,7 +343,7 @@ def test_a_reference_page_lists_by_role_then_newest_episode_then_ledger_order(cl
 
 
 def test_the_pages_of_a_reference_run_on_in_the_same_order(client, monkeypatch):
-    monkeypatch.setattr(reference_pages, "REFERENCE_CLAIMS_PER_PAGE", 2)
+    monkeypatch.setattr(reference_pages, "CLAIMS_PER_PAGE", 2)
     book = reference()
     claims = [make_claim() for _ in range(5)]
     for n, claim in enumerate(claims):
@@ -362,7 +362,7 @@ def test_a_reference_page_reads_its_namings_in_page_order_from_an_index(client):
         named(claim, book)
     namings = reference_pages.public_namings([book]).in_page_order()
 
-    page = plan(namings[: reference_pages.REFERENCE_CLAIMS_PER_PAGE])
+    page = plan(namings[: reference_pages.CLAIMS_PER_PAGE])
 
     # Not every naming of the reference, sorted.
     assert "claim_reference_page" in page

@@ -7,6 +7,7 @@ from unittest.mock import patch
 import pytest
 
 from claims.models import Attribution, Topic
+from claims.pagination import CLAIMS_PER_PAGE
 from claims.topic_pages import walks_faster
 from episodes.models import Status
 from tests.factories import make_claim, make_episode, make_ledger, make_speaker
@@ -125,10 +126,13 @@ def test_the_ledger_is_walked_only_for_a_topic_big_enough_to_pay_for_it():
 def test_a_topic_page_is_paginated(client):
     testing = topic()
     episode = make_episode()
-    for _ in range(51):
+    for _ in range(CLAIMS_PER_PAGE + 1):
         tagged(make_claim(episode), testing)
 
-    assert client.get("/topics/testing/?page=2").content.decode().count('class="claim"') == 1
+    first, second = (client.get(f"/topics/testing/?page={n}").content.decode() for n in (1, 2))
+
+    assert first.count('class="claim"') == CLAIMS_PER_PAGE
+    assert second.count('class="claim"') == 1
 
 
 def test_the_permalink_links_its_topics(client):
