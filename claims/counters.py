@@ -379,12 +379,7 @@ def recount_everything(batch=2000) -> Counter:
     fixed["appearances' air dates"] += Appearance.objects.exclude(
         air_date=F("episode__air_date")
     ).date_from_episodes()
-    shared = dict(ClaimLink.objects.values_list("pk", "shared_speaker"))
-    ClaimLink.objects.all().share_speakers()
-    fixed["linked claims"] += sum(
-        shared[pk] != speaker
-        for pk, speaker in ClaimLink.objects.values_list("pk", "shared_speaker")
-    )
+    fixed["linked claims"] += ClaimLink.objects.all().refresh_kept()
     before = prediction_counts()
     recount_predictions()
     after = prediction_counts()

@@ -8,7 +8,7 @@ both of its claims are: a draft at either end hides it everywhere.
 from dataclasses import dataclass
 
 from django.db import models
-from django.db.models import Case, Count, F, OuterRef, Q, Subquery, When, Window
+from django.db.models import Case, F, Q, When
 from django.db.models.functions import Greatest, Least
 
 from claims.choices import INVERSE_WORDING, Relation
@@ -44,13 +44,24 @@ class ClaimLinkQuerySet(RecordQuerySet):
             *(f"{side}__{path}" for side in _SIDES for path in ("episode__podcast", "speaker"))
         ).defer(*(f"{side}__{field}" for side in _SIDES for field in _UNSHOWN))
 
-    def share_speakers(self) -> int:
-        """Set again on these links the speaker both their claims have, or none (in one
-        UPDATE): after a claim's speaker changed, or links were written in bulk."""
-        claims = self.model._meta.get_field("from_claim").related_model.objects
-        to_speaker = claims.filter(pk=OuterRef(OuterRef("to_claim_id"))).values("speaker")
-        shared = claims.filter(pk=OuterRef("from_claim_id"), speaker=Subquery(to_speaker))
-        return self.update(shared_speaker=Subquery(shared.values("speaker")))
+    def refresh_kept(self) -> int:
+        """Set again on these links what they keep of their claims (kept_of_claims), in
+        batches: after a claim's speaker or air date changed, or links were written in
+        bulk. Returns how many had to change."""
+        rows = self.values_list(
+            "pk",
+            "relation",
+            "shared_speaker",
+            "moved_on",
+            *(f"{side}__{field}" for side in _SIDES for field in ("speaker", "air_date")),
+        )
+        changed = []
+        for pk, relation, shared, moved_on, *ends in rows.order_by().iterator(chunk_size=2000):
+            kept = kept_of_claims(relation, *ends)
+            if kept != (shared, moved_on):
+                changed.append(self.model(pk=pk, shared_speaker_id=kept[0], moved_on=kept[1]))
+        self.model.objects.bulk_update(changed, ["shared_speaker", "moved_on"], batch_size=500)
+        return len(changed)
 
     def claim_ids(self):
         """The ids of the claims at either end of these links, as one subquery."""
@@ -83,10 +94,11 @@ class ClaimLink(models.Model):
         help_text="Optional: one line on how the two claims bear on each other. Shown to readers.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
-    # The speaker of both claims, when they have the same one, kept (save(), and
-    # share_speakers() when a claim's speaker changes) so that a speaker's moved
-    # positions are found from an index: through their claims, finding them read every
-    # link or every one of a prolific speaker's claims (10-20 ms at a million).
+    # The speaker of both claims, when they have the same one; and, when the link tells
+    # how that speaker's position moved (see moves_of()), the later claim's air date.
+    # Kept (save(), and refresh_kept() when a claim's speaker or date changes) so that a
+    # speaker's latest moves are read in order from an index: through their claims,
+    # ordering every one of a prolific speaker's 500 moves took 5-10 ms at a million.
     shared_speaker = models.ForeignKey(
         "episodes.Speaker",
         on_delete=models.SET_NULL,
@@ -95,6 +107,7 @@ class ClaimLink(models.Model):
         related_name="+",
         db_index=False,
     )
+    moved_on = models.DateField(null=True, editable=False)
 
     objects = ClaimLinkQuerySet.as_manager()
 
@@ -124,9 +137,9 @@ class ClaimLink(models.Model):
         ]
         indexes = [
             models.Index(
-                fields=("shared_speaker", "relation"),
-                condition=Q(shared_speaker__isnull=False),
-                name="claim_link_shared_speaker",
+                fields=("shared_speaker", "-moved_on"),
+                condition=Q(moved_on__isnull=False),
+                name="claim_link_moves",
             ),
         ]
 
@@ -134,12 +147,32 @@ class ClaimLink(models.Model):
         return f"{self.from_claim} {self.get_relation_display()} {self.to_claim}"
 
     def save(self, *args, **kwargs):
-        speakers = {self.from_claim.speaker_id, self.to_claim.speaker_id}
-        self.shared_speaker_id = speakers.pop() if len(speakers) == 1 else None
+        ends = (
+            getattr(claim, field)
+            for claim in (self.from_claim, self.to_claim)
+            for field in ("speaker_id", "air_date")
+        )
+        self.shared_speaker_id, self.moved_on = kept_of_claims(self.relation, *ends)
         super().save(*args, **kwargs)
 
     def get_absolute_url(self):
         return self.from_claim.get_absolute_url()
+
+
+def kept_of_claims(relation, from_speaker, from_date, to_speaker, to_date) -> tuple:
+    """What a link keeps of its two claims: the speaker both have (or None); and the later
+    claim's air date if the link tells how that speaker's position moved (or None): a
+    contradiction or repetition of a claim of another day, or a refinement of an earlier
+    one (a refinement read from the earlier claim is no move)."""
+    shared = from_speaker if from_speaker == to_speaker else None
+    moved = (
+        shared is not None
+        and relation in MOVED
+        and None not in (from_date, to_date)
+        and from_date != to_date
+        and (relation in SYMMETRIC or from_date > to_date)
+    )
+    return shared, max(from_date, to_date) if moved else None
 
 
 @dataclass(frozen=True)
@@ -199,37 +232,30 @@ class MovedPosition:
 
 def moves_of(speaker) -> models.QuerySet:
     """The public links between the speaker's own claims by which a later claim
-    contradicts, refines or repeats an earlier one, in time order of the later claim."""
-    # Ordered by the places their claims keep (Claim.air_date), and only then are the
+    contradicts, refines or repeats an earlier one (those that keep a `moved_on`), in
+    time order of the later claim."""
+    # Read in order of the date they keep (index claim_link_moves), and only then are the
     # claims shown fetched: in one query with the claims, their episodes, podcasts and
     # speakers, PostgreSQL took 26 ms to plan the nine joins; and making all 500 moves
     # of a prolific speaker into objects, 100 ms.
+    later_first = [_side(True, path) for path in _WHEN[1:]]
     return (
         ClaimLink.objects.public()
-        .filter(shared_speaker=speaker, relation__in=MOVED)
-        # Said the same day is not a move over time; "A refines B" only tells a move
-        # when A is the later claim.
-        .exclude(from_claim__air_date=F("to_claim__air_date"))
-        .filter(Q(relation__in=SYMMETRIC) | FROM_IS_LATER)
-        .order_by(*(_side(is_later, path).asc() for is_later in (True, False) for path in _WHEN))
+        .filter(shared_speaker=speaker, moved_on__isnull=False)
+        .order_by("moved_on", *later_first, *(_side(False, path) for path in _WHEN), "pk")
     )
 
 
 MOVE_ROW = ("relation", "note", "from_claim", "to_claim")
 
 
-def latest_moves(speaker, latest: int) -> tuple[list[MovedPosition], int]:
+def latest_moves(speaker, latest: int) -> tuple[list[MovedPosition], bool]:
     """The latest `latest` of the speaker's moves (moves_of), still in time order, and
-    how many there are in all. One query, and one more if there are any."""
-    rows = list(
-        moves_of(speaker)
-        .annotate(total=Window(Count("*")))
-        .reverse()
-        .values_list(*MOVE_ROW, "total")[:latest]
-    )
+    whether there are more. One query, and one more if there are any."""
+    rows = list(moves_of(speaker).reverse().values_list(*MOVE_ROW)[: latest + 1])
     if not rows:
-        return [], 0
-    return as_moves([row[:-1] for row in reversed(rows)]), rows[0][-1]
+        return [], False
+    return as_moves(rows[:latest][::-1]), len(rows) > latest
 
 
 def as_moves(rows) -> list[MovedPosition]:

@@ -39,12 +39,13 @@ def claim_saved(sender, instance: Claim, raw: bool = False, **kwargs) -> None:
             # A draft moved or renumbered: the references it names list it elsewhere.
             with unseen_by_readers(not readers_see_change_to(instance)):
                 ClaimReference.objects.filter(claim=instance).place()
-        if before and before["speaker"] != after["speaker"]:
-            # Its links may now join two claims of one speaker, or no longer do.
+        if before and any(before[name] != after[name] for name in ("speaker", "episode")):
+            # Its links may now join two claims of one speaker, or no longer do; and which
+            # of the two is the later may have changed with its episode's date.
             with unseen_by_readers(not readers_see_change_to(instance)):
                 ClaimLink.objects.filter(
                     Q(from_claim=instance) | Q(to_claim=instance)
-                ).share_speakers()
+                ).refresh_kept()
 
 
 @receiver(post_save, sender=ClaimRevision, dispatch_uid="claims-revision-counted")
@@ -70,9 +71,12 @@ def episode_saved(sender, instance: Episode, created: bool, raw: bool = False, *
             claims.refresh_search_context()
         if instance.has_changed("air_date"):
             # Speakers' and references' pages list its claims by air date, and speakers'
-            # pages their appearances.
+            # pages their appearances and the moves their claims' links tell.
             claims.date_from_episodes()
             instance.appearances.date_from_episodes()
+            ClaimLink.objects.filter(
+                Q(from_claim__episode=instance) | Q(to_claim__episode=instance)
+            ).refresh_kept()
             ClaimReference.objects.filter(claim__episode=instance).place()
 
 

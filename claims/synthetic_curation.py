@@ -266,6 +266,8 @@ class Curation:
                         relation=relation,
                         note=rng.choice(LINK_NOTES),
                         shared_speaker_id=shared,
+                        # Their own links go back to an earlier day: each tells a move.
+                        moved_on=air_date if shared else None,
                     )
                 )
         if speaker_id:

@@ -155,7 +155,7 @@ def speaker_detail(request, slug):
     mix = ordered_mix(speaker.public_claim_mix)
     # One more query, for speakers who made a public prediction only.
     predicted = any(claim_type == ClaimType.PREDICTION for claim_type, _ in mix)
-    moved, moved_count = latest_moves(speaker, MOVES_SHOWN)
+    moved, more_moves = latest_moves(speaker, MOVES_SHOWN)
     return render(
         request,
         "episodes/speaker_detail.html",
@@ -168,7 +168,7 @@ def speaker_detail(request, slug):
             # The latest few, still in time order: a prolific speaker's 500 moves took
             # 300 ms to show. Their page of moves lists them all.
             "moved_positions": moved,
-            "moved_count": moved_count,
+            "more_moves": more_moves,
         },
     )
 

@@ -93,10 +93,10 @@ def recount_written(plan: Plan, claims, new_episodes, topics, references) -> Non
         counters.prediction_keys_of(Claim.objects.filter(episode__in=episode_ids))
         | counters.prediction_keys(change.before for _, _, change in plan.to_update["claim"])
     )
-    # Links written in bulk, or whose claims changed speaker: whose speaker they share.
+    # Links written in bulk, or whose claims changed speaker or date: what they keep.
     ClaimLink.objects.filter(
         Q(from_claim__episode__in=episode_ids) | Q(to_claim__episode__in=episode_ids)
-    ).share_speakers()
+    ).refresh_kept()
 
 
 def write_records(plan: Plan, kind: str, model, relations: dict) -> set[int]:

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from claims import counters
-from claims.choices import Resolution
+from claims.choices import Relation, Resolution
 from claims.counters import recount_claims
 from claims.models import (
     Attribution,
@@ -58,7 +58,7 @@ def kept_counts():
         counted(ClaimReference, counters.NAMING_PLACES),
         counters.prediction_counts(),
         counted(Claim, ["air_date"]),
-        counted(ClaimLink, ["shared_speaker"]),
+        counted(ClaimLink, ["shared_speaker", "moved_on"]),
         counted(Appearance, ["air_date"]),
     )
 
@@ -167,19 +167,28 @@ def true_counts():
         places,
         dict(by_key),
         dates,
-        shared_speakers(),
+        kept_by_links(),
         {a.pk: [a.episode.air_date] for a in Appearance.objects.select_related("episode")},
     )
 
 
-def shared_speakers():
-    links = ClaimLink.objects.select_related("from_claim", "to_claim").order_by("pk")
-    return {
-        link.pk: [link.from_claim.speaker_id]
-        if link.from_claim.speaker_id == link.to_claim.speaker_id
-        else [None]
-        for link in links
-    }
+def kept_by_links():
+    """Each link's shared speaker and, if it tells how that speaker's position moved, the
+    later claim's air date, worked out from its claims' episodes."""
+    kept = {}
+    for link in ClaimLink.objects.select_related("from_claim__episode", "to_claim__episode"):
+        later, earlier = link.from_claim, link.to_claim
+        if later.episode.air_date < earlier.episode.air_date:
+            later, earlier = earlier, later
+        shared = later.speaker_id if later.speaker_id == earlier.speaker_id else None
+        moved = (
+            shared is not None
+            and link.relation in ("contradicts", "repeats", "refines")
+            and later.episode.air_date != earlier.episode.air_date
+            and (link.relation != "refines" or later == link.from_claim)
+        )
+        kept[link.pk] = [shared, later.episode.air_date if moved else None]
+    return dict(sorted(kept.items()))
 
 
 @pytest.fixture
@@ -263,7 +272,8 @@ def link_two(episodes, speakers, choice):
         if first != second and not ClaimLink.objects.filter(
             Q(from_claim=first, to_claim=second) | Q(from_claim=second, to_claim=first)
         ):
-            make_link(first, second, "contradicts")
+            # Each relation, so that a refinement's direction is checked too.
+            make_link(first, second, Relation.values[choice % len(Relation.values)])
 
 
 def redate_an_episode(episodes, speakers, choice):

@@ -239,9 +239,9 @@ def test_a_long_record_of_moves_shows_the_latest_and_links_to_all_of_them(client
     response = client.get(ada.get_absolute_url())
     section = text_of(response, "moved-heading")
 
-    assert "The latest 5 of 22." in section
+    assert "The latest 5." in section
     assert later_days(section) == [19, 20, 21, 22, 23]
-    assert section.endswith("All 22 moves, in time order →")
+    assert section.endswith("All their moves, in time order →")
     assert 'href="/speakers/ada-example/moves/"' in response.content.decode()
 
 
@@ -285,6 +285,35 @@ def test_a_speaker_without_public_moves_has_no_page_of_moves(client, ada):
 def visible(response):
     html = re.sub(r"</?(a|time|q|strong|span)\b[^>]*>", "", response.content.decode())
     return " ".join(unescape(re.sub(r"<[^>]*>", " ", html)).split())
+
+
+def test_a_move_follows_its_episodes_new_air_date(client, ada):
+    earlier = make_claim(dated_episode(1, title="First"), ada)
+    later = make_claim(dated_episode(40, title="Second"), ada)
+    make_link(later, earlier, "refines")
+
+    later.episode.air_date = earlier.episode.air_date
+    later.episode.save()
+    same_day = text_of(client.get(ada.get_absolute_url()), "moved-heading")
+    later.episode.air_date = datetime.date(2025, 12, 1)
+    later.episode.save()
+    refined_backwards = text_of(client.get(ada.get_absolute_url()), "moved-heading")
+
+    # Said the same day, then "refining" a later claim: neither is a move.
+    assert (same_day, refined_backwards) == (None, None)
+
+
+def test_a_draft_moved_to_another_episode_takes_its_new_date_into_its_moves(client, ada):
+    earlier = make_claim(dated_episode(1, title="First"), ada)
+    draft = make_claim(dated_episode(1, title="Same day"), ada, status=Status.DRAFT)
+    make_link(draft, earlier, "contradicts")
+    draft.episode = dated_episode(30, title="A month on")
+    draft.status = Status.PUBLISHED
+    draft.save()
+
+    section = text_of(client.get(ada.get_absolute_url()), "moved-heading")
+
+    assert "Later, contradicts the earlier claim: Ada Example, “A month on”" in section
 
 
 def test_a_refinement_pointing_forward_in_time_is_no_move(client, ada):
