@@ -19,8 +19,12 @@ from django.db.models import Count, F, Sum
 from claims.choices import ClaimStatus, ClaimType
 from claims.history import LOGGED_KINDS
 from claims.models import Claim, ClaimLink, ClaimReference, ClaimRevision, Reference, Role, Topic
-from claims.prediction_counts import PredictionCount
-from claims.prediction_recounts import prediction_keys, prediction_keys_of, recount_predictions
+from claims.prediction_recounts import (
+    prediction_counts,
+    prediction_keys,
+    prediction_keys_of,
+    recount_predictions,
+)
 from claims.querysets import ON_RECORD, public_q
 from claims.references import KEPT_NAMERS
 from claims.topics import KEPT_SPEAKERS
@@ -101,7 +105,8 @@ def recount_podcasts(podcast_ids) -> None:
 def recount_speakers(speaker_ids) -> None:
     """Count again these speakers' public claims, by type, and their predictions by
     outcome; their published episodes (with a public claim or an appearance, each once);
-    and their appearances on published episodes in each role."""
+    their appearances on published episodes in each role; and the moves of their
+    positions (links.moves_of)."""
     speaker_ids = {pk for pk in speaker_ids if pk is not None}
     if not speaker_ids:
         return
@@ -120,6 +125,10 @@ def recount_speakers(speaker_ids) -> None:
         .union(appeared.values_list("speaker", "episode").order_by())
     )
     episodes = Counter(speaker for speaker, _ in pairs)
+    moves = ClaimLink.objects.public().filter(
+        shared_speaker__in=speaker_ids, moved_on__isnull=False
+    )
+    move_counts = dict(moves.values_list("shared_speaker").annotate(n=Count("*")).order_by())
     roles = defaultdict(dict)
     for speaker, role, n in (
         appeared.values_list("speaker", "role").annotate(n=Count("*")).order_by()
@@ -132,6 +141,7 @@ def recount_speakers(speaker_ids) -> None:
         speaker.public_prediction_outcomes = outcomes.get(speaker.pk, {})
         speaker.public_episode_count = episodes[speaker.pk]
         speaker.public_role_counts = roles.get(speaker.pk, {})
+        speaker.public_move_count = move_counts.get(speaker.pk, 0)
     Speaker._base_manager.bulk_update(speakers, SPEAKER_COUNTS, batch_size=500)
 
 
@@ -318,6 +328,7 @@ SPEAKER_COUNTS = (
     "public_prediction_outcomes",
     "public_episode_count",
     "public_role_counts",
+    "public_move_count",
 )
 TOPIC_COUNTS = (
     "public_claim_count",
@@ -354,6 +365,15 @@ def recount_everything(batch=2000) -> Counter:
     recounts them all), and their own pass then sees, and reports, what was wrong.
     """
     fixed = Counter()
+    # First what the counts read: claims and appearances keep their episode's air date
+    # (one UPDATE each, of those that differ), and links what they keep of their claims.
+    fixed["claims' air dates"] += Claim.objects.exclude(
+        air_date=F("episode__air_date")
+    ).date_from_episodes()
+    fixed["appearances' air dates"] += Appearance.objects.exclude(
+        air_date=F("episode__air_date")
+    ).date_from_episodes()
+    fixed["linked claims"] += ClaimLink.objects.all().refresh_kept()[0]
     for model, recount, fields in (
         (Episode, count_episodes, EPISODE_COUNTS),
         (Speaker, recount_speakers, SPEAKER_COUNTS),
@@ -371,15 +391,6 @@ def recount_everything(batch=2000) -> Counter:
             fixed[str(model._meta.verbose_name_plural)] += sum(
                 before[pk] != after[pk] for pk in chunk
             )
-    # Claims keep their episode's air date (Claim.air_date): one UPDATE of those that differ.
-    fixed["claims' air dates"] += Claim.objects.exclude(
-        air_date=F("episode__air_date")
-    ).date_from_episodes()
-    # And so do appearances (Appearance.air_date).
-    fixed["appearances' air dates"] += Appearance.objects.exclude(
-        air_date=F("episode__air_date")
-    ).date_from_episodes()
-    fixed["linked claims"] += ClaimLink.objects.all().refresh_kept()
     before = prediction_counts()
     recount_predictions()
     after = prediction_counts()
@@ -387,9 +398,3 @@ def recount_everything(batch=2000) -> Counter:
         before.get(key) != after.get(key) for key in before.keys() | after.keys()
     )
     return fixed
-
-
-def prediction_counts() -> dict[tuple, int]:
-    """{count_key(): count} as kept."""
-    rows = PredictionCount.objects.values_list("resolution", "horizon", "count")
-    return {(resolution, horizon): n for resolution, horizon, n in rows}

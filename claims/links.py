@@ -44,10 +44,11 @@ class ClaimLinkQuerySet(RecordQuerySet):
             *(f"{side}__{path}" for side in _SIDES for path in ("episode__podcast", "speaker"))
         ).defer(*(f"{side}__{field}" for side in _SIDES for field in _UNSHOWN))
 
-    def refresh_kept(self) -> int:
+    def refresh_kept(self) -> tuple[int, set[int]]:
         """Set again on these links what they keep of their claims (kept_of_claims), in
         batches: after a claim's speaker or air date changed, or links were written in
-        bulk. Returns how many had to change."""
+        bulk. Returns how many links changed, and the speakers (ids) whose moves changed,
+        to be counted again."""
         rows = self.values_list(
             "pk",
             "relation",
@@ -55,13 +56,14 @@ class ClaimLinkQuerySet(RecordQuerySet):
             "moved_on",
             *(f"{side}__{field}" for side in _SIDES for field in ("speaker", "air_date")),
         )
-        changed = []
+        changed, speakers = [], set()
         for pk, relation, shared, moved_on, *ends in rows.order_by().iterator(chunk_size=2000):
             kept = kept_of_claims(relation, *ends)
             if kept != (shared, moved_on):
                 changed.append(self.model(pk=pk, shared_speaker_id=kept[0], moved_on=kept[1]))
+                speakers |= {shared, kept[0]} - {None}
         self.model.objects.bulk_update(changed, ["shared_speaker", "moved_on"], batch_size=500)
-        return len(changed)
+        return len(changed), speakers
 
     def claim_ids(self):
         """The ids of the claims at either end of these links, as one subquery."""
@@ -249,13 +251,13 @@ def moves_of(speaker) -> models.QuerySet:
 MOVE_ROW = ("relation", "note", "from_claim", "to_claim")
 
 
-def latest_moves(speaker, latest: int) -> tuple[list[MovedPosition], bool]:
-    """The latest `latest` of the speaker's moves (moves_of), still in time order, and
-    whether there are more. One query, and one more if there are any."""
-    rows = list(moves_of(speaker).reverse().values_list(*MOVE_ROW)[: latest + 1])
-    if not rows:
-        return [], False
-    return as_moves(rows[:latest][::-1]), len(rows) > latest
+def latest_moves(speaker, latest: int) -> list[MovedPosition]:
+    """The latest `latest` of the speaker's moves (moves_of), still in time order. One
+    query if they have none on record (as they keep: Speaker.public_move_count), two if
+    they have."""
+    if not speaker.public_move_count:
+        return []
+    return as_moves(moves_of(speaker).reverse().values_list(*MOVE_ROW)[:latest][::-1])
 
 
 def as_moves(rows) -> list[MovedPosition]:

@@ -60,3 +60,9 @@ def prediction_keys_of(claims) -> set[tuple]:
     predictions = claims.filter(type=ClaimType.PREDICTION)
     pairs = predictions.values_list("resolution", "horizon").distinct().order_by()
     return {count_key(resolution, horizon) for resolution, horizon in pairs}
+
+
+def prediction_counts() -> dict[tuple, int]:
+    """{count_key(): count} as kept."""
+    rows = PredictionCount.objects.values_list("resolution", "horizon", "count")
+    return {(resolution, horizon): n for resolution, horizon, n in rows}

@@ -43,9 +43,8 @@ def claim_saved(sender, instance: Claim, raw: bool = False, **kwargs) -> None:
             # Its links may now join two claims of one speaker, or no longer do; and which
             # of the two is the later may have changed with its episode's date.
             with unseen_by_readers(not readers_see_change_to(instance)):
-                ClaimLink.objects.filter(
-                    Q(from_claim=instance) | Q(to_claim=instance)
-                ).refresh_kept()
+                links = ClaimLink.objects.filter(Q(from_claim=instance) | Q(to_claim=instance))
+                counters.recount_speakers(links.refresh_kept()[1])
 
 
 @receiver(post_save, sender=ClaimRevision, dispatch_uid="claims-revision-counted")
@@ -74,9 +73,10 @@ def episode_saved(sender, instance: Episode, created: bool, raw: bool = False, *
             # pages their appearances and the moves their claims' links tell.
             claims.date_from_episodes()
             instance.appearances.date_from_episodes()
-            ClaimLink.objects.filter(
+            links = ClaimLink.objects.filter(
                 Q(from_claim__episode=instance) | Q(to_claim__episode=instance)
-            ).refresh_kept()
+            )
+            counters.recount_speakers(links.refresh_kept()[1])
             ClaimReference.objects.filter(claim__episode=instance).place()
 
 
@@ -132,6 +132,14 @@ def appearance_changed(sender, instance: Appearance, raw: bool = False, **kwargs
     if not raw:
         before = instance.__dict__.pop("_speaker_before", None)
         counters.appearances_changed({instance.speaker_id, before} - {None})
+
+
+@receiver(post_save, sender=ClaimLink, dispatch_uid="claims-link-saved")
+@receiver(post_delete, sender=ClaimLink, dispatch_uid="claims-link-deleted")
+def link_changed(sender, instance: ClaimLink, raw: bool = False, **kwargs) -> None:
+    # Their speaker's count of moves; the importer writes links in bulk and recounts itself.
+    if not raw:
+        counters.recount_speakers({instance.shared_speaker_id})
 
 
 @receiver(pre_save, sender=ClaimReference, dispatch_uid="claims-naming-saving")

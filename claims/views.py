@@ -155,7 +155,7 @@ def speaker_detail(request, slug):
     mix = ordered_mix(speaker.public_claim_mix)
     # One more query, for speakers who made a public prediction only.
     predicted = any(claim_type == ClaimType.PREDICTION for claim_type, _ in mix)
-    moved, more_moves = latest_moves(speaker, MOVES_SHOWN)
+
     return render(
         request,
         "episodes/speaker_detail.html",
@@ -167,8 +167,7 @@ def speaker_detail(request, slug):
             "track_record": track_record(speaker) if predicted else None,
             # The latest few, still in time order: a prolific speaker's 500 moves took
             # 300 ms to show. Their page of moves lists them all.
-            "moved_positions": moved,
-            "more_moves": more_moves,
+            "moved_positions": latest_moves(speaker, MOVES_SHOWN),
         },
     )
 
@@ -177,7 +176,9 @@ def speaker_moves(request, slug):
     """Every move of the speaker's positions (links.moves_of), a page at a time."""
     speaker = get_object_or_404(Speaker, slug=slug)
     moves = moves_of(speaker).values_list(*MOVE_ROW)
-    page = Paginator(moves, MOVES_PER_PAGE).get_page(request.GET.get("page"))
+    # Counted as the speaker keeps them: counting meant checking each of 500 is public.
+    paginator = CappedPaginator(moves, MOVES_PER_PAGE, count=Exactly(speaker.public_move_count))
+    page = paginator.get_page(request.GET.get("page"))
     if not page.paginator.count:
         raise Http404("No moved positions of this speaker are on the public record.")
     page.object_list = as_moves(page.object_list)

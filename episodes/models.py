@@ -117,6 +117,8 @@ class Speaker(RemembersLoadedValues):
     public_role_counts = models.JSONField(default=dict, editable=False)  # {role: episodes}
     # Their public predictions by outcome, for their track record.
     public_prediction_outcomes = models.JSONField(default=dict, editable=False)
+    # The moves of their positions on the public record (claims.links.moves_of).
+    public_move_count = models.PositiveIntegerField("public moves", default=0, editable=False)
 
     objects = SpeakerQuerySet.as_manager()
     remembered_fields = ("name",)

@@ -75,10 +75,15 @@ def recount_written(plan: Plan, claims, new_episodes, topics, references) -> Non
     references and predictions, and the topics and references it linked or unlinked."""
     episode_ids = {claim.episode_id for claim in claims}
     counters.recount_episodes(episode_ids | new_episodes)
+    # Links written in bulk, or whose claims changed speaker or date: what they keep.
+    _, moved = ClaimLink.objects.filter(
+        Q(from_claim__episode__in=episode_ids) | Q(to_claim__episode__in=episode_ids)
+    ).refresh_kept()
     # Appearances were replaced in bulk: those removed were recounted as they went
     # (claims.signals), those written are recounted here.
     counters.recount_speakers(
-        {claim.speaker_id for claim in claims}
+        moved
+        | {claim.speaker_id for claim in claims}
         | {change.before["speaker"] for _, _, change in plan.to_update["claim"]}
         | {
             plan.speakers[entry["speaker"]].pk
@@ -93,10 +98,6 @@ def recount_written(plan: Plan, claims, new_episodes, topics, references) -> Non
         counters.prediction_keys_of(Claim.objects.filter(episode__in=episode_ids))
         | counters.prediction_keys(change.before for _, _, change in plan.to_update["claim"])
     )
-    # Links written in bulk, or whose claims changed speaker or date: what they keep.
-    ClaimLink.objects.filter(
-        Q(from_claim__episode__in=episode_ids) | Q(to_claim__episode__in=episode_ids)
-    ).refresh_kept()
 
 
 def write_records(plan: Plan, kind: str, model, relations: dict) -> set[int]:

@@ -108,6 +108,12 @@ def true_counts():
         ]
         for e in Episode.objects.order_by("pk")
     }
+    public_links = set(ClaimLink.objects.public().values_list("pk", flat=True))
+    moves = Counter(
+        shared
+        for pk, (shared, moved_on) in kept_by_links().items()
+        if moved_on and pk in public_links
+    )
     speakers = {}
     for speaker in Speaker.objects.order_by("pk"):
         mix = Counter(
@@ -127,6 +133,7 @@ def true_counts():
             dict(outcomes),
             len(episodes_on_record),
             dict(roles),
+            moves[speaker.pk],
         ]
     podcasts = {
         p.pk: [
@@ -351,7 +358,8 @@ def tag_from_the_topic(episodes, speakers, choice):
 
 
 def add_appearance(episodes, speakers, choice):
-    episode, speaker = episodes[choice % 3], speakers[choice % 3]
+    # As the admin's inline and the importer do, with the episode as it is now.
+    episode, speaker = Episode.objects.get(pk=episodes[choice % 3].pk), speakers[choice % 3]
     if not Appearance.objects.filter(episode=episode, speaker=speaker).exists():
         make_appearance(episode, speaker, Role.values[choice % 3])
 
@@ -562,6 +570,20 @@ def test_an_import_counts_the_topics_it_links_and_unlinks(tmp_path):
     sourcing.refresh_from_db()
     assert (sourcing.public_claim_count, sourcing.public_speaker_count) == (1, 0)
     assert sourcing.public_top_speakers == []
+
+
+def test_a_speakers_moves_are_counted_as_links_come_and_go():
+    ada = make_speaker()
+    earlier = make_claim(make_episode(air_date=datetime.date(2026, 1, 1)), ada)
+    later = make_claim(make_episode(air_date=datetime.date(2026, 2, 1)), ada)
+
+    link = make_link(later, earlier, "contradicts")
+    ada.refresh_from_db()
+    counted = ada.public_move_count
+    link.delete()
+    ada.refresh_from_db()
+
+    assert (counted, ada.public_move_count) == (1, 0)
 
 
 def test_an_import_counts_the_episodes_and_roles_of_the_people_it_lists(tmp_path):

@@ -316,9 +316,9 @@ def test_the_track_record_runs_the_same_queries_whatever_the_data_size(
         resolve(make_prediction(speaker=ledger["ada"]), Resolution.PARTLY)
     # The ledger's version; the speaker, with the count (paginator), claim mix and
     # predictions by outcome it keeps; the track record's resolved predictions; the page
-    # of claims; the links between their own claims (how their positions moved). (They
-    # appeared on no episode, as they keep: no query for their episodes by role.)
-    with django_assert_num_queries(5):
+    # of claims. (They appeared on no episode and moved no position, as they keep: no
+    # query for their episodes by role or their moves.)
+    with django_assert_num_queries(4):
         client.get(ledger["ada"].get_absolute_url())
 
 

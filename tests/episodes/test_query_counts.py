@@ -84,13 +84,13 @@ def test_speaker_page_query_count(client, ledger, django_assert_num_queries):
     url = ledger.speakers[0].get_absolute_url()
     # the ledger's version, for the page cache key and ETag; then
     # 1. the speaker, with what it keeps (claims.counters): the count and mix of their
-    #    public claims, their predictions by outcome and their episodes by role, so the
-    #    paginator, the mix, the track record and the roles count nothing
+    #    public claims, their predictions by outcome, their episodes by role and their
+    #    moves (none here: tests/claims/test_link_pages.py counts a page with them), so
+    #    the paginator, the mix, the track record and the roles count nothing
     # 2. their resolved predictions (the ledger's speakers all made predictions)
     # 3. the page of claims with episode, podcast and speaker
-    # 4. the links between their own claims, for "How their positions moved"
-    # 5. the newest episodes they appeared in, in each role, with their episodes
-    with django_assert_num_queries(6):
+    # 4. the newest episodes they appeared in, in each role, with their episodes
+    with django_assert_num_queries(5):
         response = client.get(url)
     assert response.status_code == 200
 
@@ -153,9 +153,9 @@ def test_speaker_list_search_query_count(client, ledger, django_assert_num_queri
 def test_page_of_a_speaker_without_claims_query_count(client, ledger, django_assert_num_queries):
     quiet = ledger.episodes[0].appearances.get(role=Role.OTHER).speaker
     # the ledger's version, for the page cache key and ETag; then
-    # 1. the speaker, with their kept count of public claims (none) and episodes by role
-    # 2. the links between their own claims (none), for "How their positions moved"
-    # 3. the newest episodes they appeared in, in each role, with their episodes
-    with django_assert_num_queries(4):
+    # 1. the speaker, with their kept counts of public claims and moves (none) and of
+    #    episodes by role
+    # 2. the newest episodes they appeared in, in each role, with their episodes
+    with django_assert_num_queries(3):
         response = client.get(quiet.get_absolute_url())
     assert response.status_code == 200
