@@ -33,7 +33,6 @@ class Migration(migrations.Migration):
             name='moved_on',
             field=models.DateField(editable=False, null=True),
         ),
-        migrations.RunPython(date_every_move, migrations.RunPython.noop),
         migrations.RemoveIndex(
             model_name='claimlink',
             name='claim_link_shared_speaker',
@@ -42,4 +41,7 @@ class Migration(migrations.Migration):
             model_name='claimlink',
             index=models.Index(condition=models.Q(('moved_on__isnull', False)), fields=['shared_speaker', '-moved_on'], name='claim_link_moves'),
         ),
+        # After the index: built on rows just updated, PostgreSQL would not use it until
+        # every transaction older than the migration had ended.
+        migrations.RunPython(date_every_move, migrations.RunPython.noop),
     ]

@@ -60,15 +60,17 @@ class Migration(migrations.Migration):
             name='air_date',
             field=models.DateField(editable=False, null=True),
         ),
+        # Before the rows are dated: built on rows just updated, PostgreSQL would not use
+        # the index until every transaction older than the migration had ended.
+        migrations.AddIndex(
+            model_name='appearance',
+            index=models.Index(fields=['speaker', 'role', '-air_date', 'episode'], name='appearance_speaker_newest'),
+        ),
         migrations.RunPython(date_every_appearance, migrations.RunPython.noop),
         migrations.AlterField(
             model_name='appearance',
             name='air_date',
             field=models.DateField(editable=False),
-        ),
-        migrations.AddIndex(
-            model_name='appearance',
-            index=models.Index(fields=['speaker', 'role', '-air_date', 'episode'], name='appearance_speaker_newest'),
         ),
         migrations.RemoveField(
             model_name='speaker',
