@@ -19,9 +19,7 @@ from ledger.models import RecordQuerySet
 MOVED = (Relation.CONTRADICTS, Relation.REFINES, Relation.REPEATS)
 # Relations that read the same both ways: either claim may be the later one.
 SYMMETRIC = (Relation.CONTRADICTS, Relation.REPEATS)
-# What a linked claim's line shows, fetched with the link; not the transcript.
 _SIDES = ("from_claim", "to_claim")
-_UNSHOWN = ("episode__transcript", "episode__summary", "search_context", "search_vector")
 
 
 # On the claims table (Claim.Meta.indexes): a speaker's published claim ids from the
@@ -37,12 +35,6 @@ class ClaimLinkQuerySet(RecordQuerySet):
     def public(self):
         """Links whose two claims are both public: the only ones readers see."""
         return self.filter(public_q("from_claim__"), public_q("to_claim__"))
-
-    def with_claims(self):
-        """With both claims, their episodes, podcasts and speakers, in the same query."""
-        return self.select_related(
-            *(f"{side}__{path}" for side in _SIDES for path in ("episode__podcast", "speaker"))
-        ).defer(*(f"{side}__{field}" for side in _SIDES for field in _UNSHOWN))
 
     def refresh_kept(self) -> tuple[int, set[int]]:
         """Set again on these links what they keep of their claims (kept_of_claims), in
@@ -198,26 +190,31 @@ class LinkedClaim:
 
 def attach_public_links(claims) -> None:
     """Give each of `claims` its public links as `public_links`: [LinkedClaim], in
-    relation order (each relation's inverse after it), then the other claim's air date. One query for all of them."""
+    relation order (each relation's inverse after it), then the other claim's air date.
+    One query for all of them, and one more for the claims at their other ends if there
+    are any: in one query with those claims, their episodes, podcasts and speakers,
+    PostgreSQL spent 4 ms planning the nine joins to read a claim's one link."""
     by_id = {claim.pk: claim for claim in claims}
     for claim in by_id.values():
         claim.public_links = []
     if not by_id:
         return
-    links = (
+    links = list(
         ClaimLink.objects.public()
-        .with_claims()
         .filter(Q(from_claim__in=by_id) | Q(to_claim__in=by_id))
+        .order_by()
+        .values_list("from_claim", "relation", "to_claim", "note")
     )
-    for link in links:
-        if link.from_claim_id in by_id:
-            by_id[link.from_claim_id].public_links.append(
-                LinkedClaim(link.relation, False, link.to_claim, link.note)
-            )
-        if link.to_claim_id in by_id:
-            by_id[link.to_claim_id].public_links.append(
-                LinkedClaim(link.relation, True, link.from_claim, link.note)
-            )
+    if not links:
+        return
+    ends = {other for from_id, _, to_id, _ in links for other in (from_id, to_id)}
+    claim_model = ClaimLink._meta.get_field("from_claim").related_model  # imports this module
+    others = claim_model.objects.filter(pk__in=ends).for_listing().in_bulk()
+    for from_id, relation, to_id, note in links:
+        if from_id in by_id:
+            by_id[from_id].public_links.append(LinkedClaim(relation, False, others[to_id], note))
+        if to_id in by_id:
+            by_id[to_id].public_links.append(LinkedClaim(relation, True, others[from_id], note))
     for claim in by_id.values():
         claim.public_links.sort(key=LinkedClaim.sort_key)
 

@@ -72,8 +72,9 @@ def test_the_claims_list_query_count_holds_with_links(client, size, django_asser
     make_ledger(*size)
     link_every_claim(list(Claim.objects.order_by("episode__air_date", "number")))
     # as tests/api/test_query_counts.py: the version, the count with its facets, the type
-    # facet, the page, the page's links, its topics and its references
-    with django_assert_num_queries(7):
+    # facet, the page, the page's links and the claims at their other ends, its topics
+    # and its references
+    with django_assert_num_queries(8):
         response = client.get("/api/v1/claims/", {"type": "evaluation"})
     assert any(claim["links"] for claim in response.json()["results"])
 
