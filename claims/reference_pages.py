@@ -49,6 +49,8 @@ UNSHOWN_FIELDS = (
     "speaker__public_claim_mix",
     "speaker__public_episode_count",
     "speaker__public_role_counts",
+    "speaker__public_prediction_outcomes",
+    "speaker__public_move_count",
 )
 
 
