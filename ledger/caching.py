@@ -40,7 +40,7 @@ PAGE_PARAMETERS = {
     "episodes:speaker_list": ("q", "page"),
     "episodes:speaker_detail": ("page",),
     "episodes:speaker_moves": ("page",),
-    "episodes:podcast_list": (),
+    "episodes:podcast_list": ("page",),
     "episodes:podcast_detail": ("page",),
     "claims:prediction_list": ("speaker", "podcast", "outcome"),
     "claims:topic_list": (),

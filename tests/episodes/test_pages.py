@@ -288,6 +288,19 @@ def test_podcast_index_shows_public_episode_and_claim_counts(client):
     assert "2 episodes · 3 published claims" in text
 
 
+def test_podcast_index_lists_them_by_name_a_page_at_a_time(client, monkeypatch):
+    monkeypatch.setattr("claims.views.PODCASTS_PER_PAGE", 2)
+    for name in ("Sample Hour", "Example Show", "Another Show"):
+        make_episode(make_podcast(name=name))
+
+    first, second = (visible_text(client.get("/podcasts/", {"page": n})) for n in (1, 2))
+
+    assert "publishers of the episodes in the ledger: 3, by name" in first
+    assert first.index("Another Show") < first.index("Example Show")
+    assert "Sample Hour" not in first
+    assert "Sample Hour" in second and "Page 2 of 2" in second
+
+
 def test_podcast_index_leaves_out_a_podcast_with_only_draft_episodes(client):
     make_episode(make_podcast(name="Example Show"))
     make_episode(make_podcast(name="Sample Hour"), status=Status.DRAFT)
