@@ -14,14 +14,14 @@ from django.contrib.sitemaps import Sitemap
 from django.contrib.sitemaps import views as sitemap_views
 from django.contrib.sites.shortcuts import get_current_site
 from django.core.paginator import EmptyPage, PageNotAnInteger, Paginator
-from django.db.models import F, Max, OuterRef, QuerySet, Subquery, Sum
+from django.db.models import F, Max, QuerySet, Sum
 from django.db.models.functions import Coalesce, Greatest
 from django.http import Http404, HttpResponse
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import cached_property
 
-from claims.models import Claim, ClaimReference, Reference, Topic
+from claims.models import Claim, Reference, Topic
 from claims.public_record import public_claim_total
 from episodes.models import Episode, Podcast, Speaker
 from ledger.models import current_version
@@ -132,22 +132,17 @@ class SubjectSitemap(LedgerSitemap):
     """Topics or references: listed in the index only once one has a public claim, as a
     sitemap must hold at least one address.
 
-    Counted subject by subject, each looking for its first public claim through an
-    index: a few thousand short reads. (An EXISTS is planned as a join over every
-    public claim instead: 1.7 s for the topics at a million claims; the LIMIT 1 keeps
-    PostgreSQL from rewriting the subquery into one.)
+    Counted by the number of public claims each keeps (claims.counters). Looking for
+    each one's first public claim took 18 ms for the references at a million claims,
+    and grew with them.
     """
 
     def count(self):
-        first = Subquery(self.public_claims().order_by().values("pk")[:1])
-        return self.model.objects.alias(first=first).filter(first__isnull=False).count()
+        return self.model.objects.filter(public_claim_count__gt=0).count()
 
 
 class TopicSitemap(SubjectSitemap):
     model = Topic
-
-    def public_claims(self) -> QuerySet[Claim]:
-        return Claim.objects.published().filter(topics=OuterRef("pk"))
 
     def items(self) -> QuerySet[Topic]:
         """Topics with a public claim (the others have no page), each last modified when
@@ -162,11 +157,6 @@ class TopicSitemap(SubjectSitemap):
 
 class ReferenceSitemap(SubjectSitemap):
     model = Reference
-
-    def public_claims(self) -> QuerySet[ClaimReference]:
-        return ClaimReference.objects.filter(
-            Claim.public_q(prefix="claim__"), reference=OuterRef("pk")
-        )
 
     def items(self) -> QuerySet[Reference]:
         """References named by a public claim, each last modified when one of those was."""
