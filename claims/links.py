@@ -208,8 +208,7 @@ def attach_public_links(claims) -> None:
     if not links:
         return
     ends = {other for from_id, _, to_id, _ in links for other in (from_id, to_id)}
-    claim_model = ClaimLink._meta.get_field("from_claim").related_model  # imports this module
-    others = claim_model.objects.filter(pk__in=ends).for_listing().in_bulk()
+    others = _claims().filter(pk__in=ends).for_listing().in_bulk()
     for from_id, relation, to_id, note in links:
         if from_id in by_id:
             by_id[from_id].public_links.append(LinkedClaim(relation, False, others[to_id], note))
@@ -259,9 +258,8 @@ def latest_moves(speaker, latest: int) -> list[MovedPosition]:
 
 def as_moves(rows) -> list[MovedPosition]:
     """MovedPositions of rows of MOVE_ROW, in their order, with their claims: one query."""
-    claim_model = ClaimLink._meta.get_field("from_claim").related_model  # imports this module
     shown = {ends for *_, from_id, to_id in rows for ends in (from_id, to_id)}
-    claims = claim_model.objects.filter(pk__in=shown).for_listing().in_bulk()
+    claims = _claims().filter(pk__in=shown).for_listing().in_bulk()
     moved = []
     for relation, note, from_id, to_id in rows:
         earlier, later = sorted((claims[from_id], claims[to_id]), key=_when)
@@ -279,6 +277,11 @@ def _side(is_later: bool, path: str) -> Case:
     """`path` of the link's later claim (or earlier, with is_later=False)."""
     first, second = ("from_claim", "to_claim") if is_later else ("to_claim", "from_claim")
     return Case(When(FROM_IS_LATER, then=F(f"{first}__{path}")), default=F(f"{second}__{path}"))
+
+
+def _claims():
+    """Claim's manager: claims.models imports this module, so it cannot be imported here."""
+    return ClaimLink._meta.get_field("from_claim").related_model.objects
 
 
 def _when(claim):
