@@ -14,13 +14,12 @@ count that drifted heals the next time its record is touched.
 
 from collections import Counter, defaultdict
 
-from django.db.models import Count, F, Sum
+from django.db.models import Count, Q, Sum
 
 from claims.choices import ClaimStatus, ClaimType
 from claims.history import LOGGED_KINDS
 from claims.models import Claim, ClaimLink, ClaimReference, ClaimRevision, Reference, Role, Topic
 from claims.prediction_recounts import (
-    prediction_counts,
     prediction_keys,
     prediction_keys_of,
     recount_predictions,
@@ -53,7 +52,11 @@ def count_episodes(episode_ids) -> set[int]:
         row["episode"]: row
         for row in Claim.objects.filter(episode__in=episode_ids, status=ClaimStatus.PUBLISHED)
         .values("episode")
-        .annotate(claims=Count("*"), people=Count("speaker", distinct=True))
+        .annotate(
+            claims=Count("*"),
+            people=Count("speaker", distinct=True),
+            predictions=Count("pk", filter=Q(type=ClaimType.PREDICTION)),
+        )
         .order_by()
     }
     corrections = dict(
@@ -71,6 +74,7 @@ def count_episodes(episode_ids) -> set[int]:
         row = counts.get(episode.pk, {})
         episode.published_claim_count = row.get("claims", 0)
         episode.published_people_count = row.get("people", 0)
+        episode.published_prediction_count = row.get("predictions", 0)
         episode.correction_count = corrections.get(episode.pk, 0)
     Episode._base_manager.bulk_update(episodes, EPISODE_COUNTS, batch_size=500)
     return {episode.podcast_id for episode in episodes}
@@ -89,6 +93,7 @@ def recount_podcasts(podcast_ids) -> None:
         .annotate(
             episodes=Count("*"),
             claims=Sum("published_claim_count"),
+            predictions=Sum("published_prediction_count"),
             corrections=Sum("correction_count"),
         )
         .order_by()
@@ -98,6 +103,7 @@ def recount_podcasts(podcast_ids) -> None:
         row = sums.get(podcast.pk, {})
         podcast.public_episode_count = row.get("episodes", 0)
         podcast.public_claim_count = row.get("claims") or 0
+        podcast.public_prediction_count = row.get("predictions") or 0
         podcast.public_correction_count = row.get("corrections") or 0
     Podcast._base_manager.bulk_update(podcasts, PODCAST_COUNTS, batch_size=500)
 
@@ -320,8 +326,18 @@ def episodes_changed_status(episode_ids) -> None:
     recount_predictions(prediction_keys_of(published))
 
 
-EPISODE_COUNTS = ("published_claim_count", "published_people_count", "correction_count")
-PODCAST_COUNTS = ("public_episode_count", "public_claim_count", "public_correction_count")
+EPISODE_COUNTS = (
+    "published_claim_count",
+    "published_people_count",
+    "published_prediction_count",
+    "correction_count",
+)
+PODCAST_COUNTS = (
+    "public_episode_count",
+    "public_claim_count",
+    "public_prediction_count",
+    "public_correction_count",
+)
 SPEAKER_COUNTS = (
     "public_claim_count",
     "public_claim_mix",
@@ -336,65 +352,9 @@ TOPIC_COUNTS = (
     "public_speaker_count",
     "public_top_speakers",
 )
-NAMING_PLACES = ("air_date", "episode", "number")
 REFERENCE_COUNTS = (
     "public_claim_count",
     "public_people_count",
     "public_namings",
     "public_top_speakers",
 )
-
-
-def counts_of(model, ids, fields) -> dict:
-    return {
-        pk: counts
-        for pk, *counts in model._base_manager.filter(pk__in=ids).values_list("pk", *fields)
-    }
-
-
-def place_namings(naming_ids) -> None:
-    """Copy onto these namings their claims' places again (ClaimReference.place)."""
-    ClaimReference.objects.filter(pk__in=naming_ids).place()
-
-
-def recount_everything(batch=2000) -> Counter:
-    """Rebuild every count from the claims (manage.py recount); returns what was fixed.
-
-    Podcasts are summed from their episodes' counts once, after every episode is
-    counted: not again for each chunk of episodes (a bulk load of a million claims
-    recounts them all), and their own pass then sees, and reports, what was wrong.
-    """
-    fixed = Counter()
-    # First what the counts read: claims and appearances keep their episode's air date
-    # (one UPDATE each, of those that differ), and links what they keep of their claims.
-    fixed["claims' air dates"] += Claim.objects.exclude(
-        air_date=F("episode__air_date")
-    ).date_from_episodes()
-    fixed["appearances' air dates"] += Appearance.objects.exclude(
-        air_date=F("episode__air_date")
-    ).date_from_episodes()
-    fixed["linked claims"] += ClaimLink.objects.all().refresh_kept()[0]
-    for model, recount, fields in (
-        (Episode, count_episodes, EPISODE_COUNTS),
-        (Speaker, recount_speakers, SPEAKER_COUNTS),
-        (Topic, recount_topics, TOPIC_COUNTS),
-        (Reference, recount_references, REFERENCE_COUNTS),
-        (Podcast, recount_podcasts, PODCAST_COUNTS),
-        (ClaimReference, place_namings, NAMING_PLACES),
-    ):
-        ids = list(model._base_manager.order_by("pk").values_list("pk", flat=True))
-        for start in range(0, len(ids), batch):
-            chunk = ids[start : start + batch]
-            before = counts_of(model, chunk, fields)
-            recount(chunk)
-            after = counts_of(model, chunk, fields)
-            fixed[str(model._meta.verbose_name_plural)] += sum(
-                before[pk] != after[pk] for pk in chunk
-            )
-    before = prediction_counts()
-    recount_predictions()
-    after = prediction_counts()
-    fixed["prediction counts"] += sum(
-        before.get(key) != after.get(key) for key in before.keys() | after.keys()
-    )
-    return fixed

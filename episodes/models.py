@@ -62,6 +62,10 @@ class Podcast(models.Model):
         "published episodes", default=0, editable=False
     )
     public_claim_count = models.PositiveIntegerField("public claims", default=0, editable=False)
+    # /predictions/ offers to filter by the podcasts with one.
+    public_prediction_count = models.PositiveIntegerField(
+        "public predictions", default=0, editable=False
+    )
     # The corrections and retractions of the claims on record in its published episodes:
     # /corrections/ sums them instead of checking each correction's claim and episode.
     public_correction_count = models.PositiveIntegerField(
@@ -200,6 +204,9 @@ class Episode(RemembersLoadedValues):
     )
     published_people_count = models.PositiveIntegerField(
         "identified speakers", default=0, editable=False
+    )
+    published_prediction_count = models.PositiveIntegerField(
+        "published predictions", default=0, editable=False
     )
     # The corrections and retractions of its claims, whatever the episode's own status.
     correction_count = models.PositiveIntegerField(

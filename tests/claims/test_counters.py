@@ -11,7 +11,7 @@ from django.db.models import Q
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from claims import counters
+from claims import counters, recount
 from claims.choices import Relation, Resolution
 from claims.counters import recount_claims
 from claims.models import (
@@ -28,6 +28,7 @@ from claims.models import (
 )
 from claims.models import Role as NamedAs
 from claims.prediction_counts import PredictionCount, count_key
+from claims.prediction_recounts import prediction_counts
 from episodes.models import Appearance, Episode, Podcast, Role, Speaker, Status
 from tests.claims.ledger_files import as_json, document, run_import
 from tests.factories import (
@@ -55,8 +56,8 @@ def kept_counts():
         counted(Podcast, counters.PODCAST_COUNTS),
         counted(Topic, counters.TOPIC_COUNTS),
         counted(Reference, counters.REFERENCE_COUNTS),
-        counted(ClaimReference, counters.NAMING_PLACES),
-        counters.prediction_counts(),
+        counted(ClaimReference, recount.NAMING_PLACES),
+        prediction_counts(),
         counted(Claim, ["air_date"]),
         counted(ClaimLink, ["shared_speaker", "moved_on"]),
         counted(Appearance, ["air_date"]),
@@ -104,6 +105,7 @@ def true_counts():
         e.pk: [
             published.filter(episode=e).count(),
             published.filter(episode=e).exclude(speaker=None).values("speaker").distinct().count(),
+            published.filter(episode=e, type=ClaimType.PREDICTION).count(),
             logged.filter(claim__episode=e).count(),
         ]
         for e in Episode.objects.order_by("pk")
@@ -139,6 +141,7 @@ def true_counts():
         p.pk: [
             p.episodes.published().count(),
             published.filter(episode__podcast=p, episode__status=Status.PUBLISHED).count(),
+            Claim.objects.published().filter(episode__podcast=p, type=ClaimType.PREDICTION).count(),
             logged.filter(
                 claim__episode__podcast=p, claim__episode__status=Status.PUBLISHED
             ).count(),
@@ -546,8 +549,8 @@ def test_recount_sums_each_podcast_once_however_many_chunks_of_episodes():
     for _ in range(3):
         make_claim(make_episode(podcast))
 
-    with patch("claims.counters.recount_podcasts", wraps=counters.recount_podcasts) as summed:
-        counters.recount_everything(batch=1)
+    with patch("claims.recount.recount_podcasts", wraps=counters.recount_podcasts) as summed:
+        recount.recount_everything(batch=1)
 
     # Once, in the podcasts' own pass: not once per chunk of one episode.
     assert summed.call_count == 1
@@ -701,7 +704,7 @@ def test_recount_repairs_a_prediction_count_that_drifted_and_says_so(capsys):
 
     call_command("recount")
 
-    assert counters.prediction_counts() == {(Resolution.OPEN, datetime.date(2027, 12, 31)): 1}
+    assert prediction_counts() == {(Resolution.OPEN, datetime.date(2027, 12, 31)): 1}
     assert "Counts that were wrong: 2 prediction counts." in capsys.readouterr().out
 
 
@@ -709,21 +712,21 @@ def test_an_import_counts_the_predictions_it_brings_and_moves(tmp_path):
     doc = document()
     doc["episodes"][0]["claims"][1]["horizon"] = "2027"
     run_import(tmp_path, as_json(doc))
-    assert counters.prediction_counts() == {(Resolution.OPEN, datetime.date(2027, 12, 31)): 1}
+    assert prediction_counts() == {(Resolution.OPEN, datetime.date(2027, 12, 31)): 1}
 
     doc["episodes"][0]["claims"][1]["horizon"] = "2028-03"
     run_import(tmp_path, as_json(doc))
 
-    assert counters.prediction_counts() == {(Resolution.OPEN, datetime.date(2028, 3, 31)): 1}
+    assert prediction_counts() == {(Resolution.OPEN, datetime.date(2028, 3, 31)): 1}
 
 
 def test_the_admin_actions_count_the_predictions_they_publish_and_unpublish(admin_client):
     draft = make_prediction(status=ClaimStatus.DRAFT)
     admin_client.post("/admin/claims/claim/", {"action": "publish", "_selected_action": [draft.pk]})
-    assert counters.prediction_counts() == {(Resolution.OPEN, None): 1}
+    assert prediction_counts() == {(Resolution.OPEN, None): 1}
 
     admin_client.post(
         "/admin/episodes/episode/", {"action": "unpublish", "_selected_action": [draft.episode_id]}
     )
 
-    assert counters.prediction_counts() == {}
+    assert prediction_counts() == {}

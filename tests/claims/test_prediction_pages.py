@@ -107,6 +107,21 @@ def test_the_speaker_filter_is_a_labelled_text_box_not_a_list_of_everyone(client
     assert '<select name="speaker"' not in html and "<option>Ada Example" not in html
 
 
+def test_the_podcast_filter_offers_only_podcasts_with_a_public_prediction(client, ledger):
+    make_claim(make_episode(make_podcast(name="Beliefs Only")), type=ClaimType.BELIEF)
+    make_prediction(make_episode(make_podcast(name="Draft Claim")), status=Status.DRAFT)
+    make_prediction(make_episode(make_podcast(name="Draft Episode"), status=Status.DRAFT))
+
+    html = client.get(PREDICTIONS).content.decode()
+
+    podcasts = html[html.index('<select name="podcast"') : html.index("</select>")]
+    assert re.findall(r"<option[^>]*>([^<]*)</option>", podcasts) == [
+        "Any podcast",
+        "Example Show",
+        "Sample Hour",
+    ]
+
+
 def test_the_speaker_filter_finds_a_speaker_by_name_in_any_case(client, ledger):
     html = client.get(PREDICTIONS, {"speaker": "  ben   SAMPLE "}).content.decode()
 

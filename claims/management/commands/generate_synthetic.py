@@ -26,10 +26,10 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from claims import search_index
-from claims.counters import recount_everything
 from claims.links import ClaimLink
 from claims.models import Claim, ClaimRevision
 from claims.predictions import PredictionSource
+from claims.recount import recount_everything
 from claims.references import ClaimReference, Reference
 from claims.synthetic import MIN_CLAIMS, SYNTHETIC_URL, Plan, unique_slug
 from claims.synthetic_curation import SYNTHETIC_TOPIC

@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from claims.counters import recount_everything
+from claims.recount import recount_everything
 
 
 class Command(BaseCommand):
