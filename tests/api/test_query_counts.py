@@ -33,9 +33,10 @@ def test_claims_list_query_count(client, ledger, django_assert_num_queries):
     # 2. ClaimSearch's count, with the facets not in use (claims/facets.py)
     # 3. the type facet, which is in use, over the claims every other filter allows
     # 4. the page of claims with their episodes, podcasts and speakers
-    # 5. their public links, with the claims at the other end (claims/links.py)
-    # 6. and 7. their topics, and the references they name
-    with django_assert_num_queries(7):
+    # 5. and 6. their public links, and the claims at their ends, asked even when there
+    #    are none (claims/links.py)
+    # 7. and 8. their topics, and the references they name
+    with django_assert_num_queries(8):
         get(client, "/api/v1/claims/?type=prediction&page_size=5")
 
 
@@ -53,18 +54,18 @@ def test_claims_list_with_every_filter_query_count(client, ledger, django_assert
     # 6.-9. the type, speaker, podcast and attribution facets, each in use
     # 10. the page of ranked claims with their episodes, podcasts and speakers
     # 11. the highlighted excerpts of that page
-    # 12. the page's public links
-    # 13. and 14. their topics, and the references they name
-    with django_assert_num_queries(14):
+    # 12. and 13. the page's public links, and the claims at their ends
+    # 14. and 15. their topics, and the references they name
+    with django_assert_num_queries(15):
         get(client, path)
 
 
 def test_claims_list_next_page_query_count(client, ledger, django_assert_num_queries):
     next_page = get(client, "/api/v1/claims/?page_size=2").json()["next"]
     # the ledger's version, its kept count of public claims, every facet over the
-    # newest claims, the page after the cursor, its links, its claims' topics and the
-    # references they name
-    with django_assert_num_queries(7):
+    # newest claims, the page after the cursor, its links and the claims at their ends,
+    # its claims' topics and the references they name
+    with django_assert_num_queries(8):
         get(client, next_page)
 
 
@@ -72,10 +73,10 @@ def test_claim_detail_query_count(client, ledger, django_assert_num_queries):
     claim = Claim.objects.published().first()
     by_number = "/api/v1" + claim.get_absolute_url()
     # the ledger's version; the claim with its episode, podcast and speaker; its public
-    # links; its topics; the references it names
-    with django_assert_num_queries(5):
+    # links and the claims at their ends; its topics; the references it names
+    with django_assert_num_queries(6):
         get(client, f"/api/v1/claims/{claim.pk}/")
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(6):
         get(client, by_number)
 
 
@@ -84,11 +85,12 @@ def test_episode_detail_query_count(client, ledger, django_assert_num_queries):
     # 1. the ledger's version
     # 2. the episode with its podcast
     # 3. its published claims with their speakers
-    # 4. the public links of those claims
-    # 5. and 6. their topics, and the references they name
-    # 7. its claim mix
-    # 8. who appeared on it, with their speakers
-    with django_assert_num_queries(8):
+    # 4. and 5. the public links of those claims, and the claims at their ends (asked
+    #    even when there are none: the count doesn't depend on the links)
+    # 6. and 7. their topics, and the references they name
+    # 8. its claim mix
+    # 9. who appeared on it, with their speakers
+    with django_assert_num_queries(9):
         get(client, f"/api/v1/episodes/{episode.podcast.slug}/{episode.slug}/")
 
 
