@@ -2,14 +2,14 @@
 
 from django.db import migrations, models
 
+from ledger.bulk import lift_time_limit
+
 
 def date_every_claim(apps, schema_editor):
     """Every claim's date from its episode, in one statement (Claim.refresh_derived_fields
     keeps it from then on)."""
+    lift_time_limit(schema_editor.connection)
     with schema_editor.connection.cursor() as cursor:
-        if schema_editor.connection.vendor == "postgresql":
-            # It rewrites every claim: on a big ledger, longer than a page's time limit.
-            cursor.execute("SET LOCAL statement_timeout = 0")
         cursor.execute(
             "UPDATE claims_claim SET air_date = (SELECT episodes_episode.air_date "
             "FROM episodes_episode WHERE episodes_episode.id = claims_claim.episode_id)"

@@ -1,13 +1,13 @@
 from django.db import migrations, models
 
+from ledger.bulk import lift_time_limit
+
 
 def date_every_move(apps, schema_editor):
     """The later claim's air date on each link that tells how its shared speaker's position
     moved, in one statement (ClaimLink.save and refresh_kept keep it from then on)."""
+    lift_time_limit(schema_editor.connection)
     with schema_editor.connection.cursor() as cursor:
-        if schema_editor.connection.vendor == "postgresql":
-            # On a big ledger, longer than a page's time limit.
-            cursor.execute("SET LOCAL statement_timeout = 0")
         cursor.execute(
             "UPDATE claims_claimlink SET moved_on = ("
             "SELECT CASE WHEN f.air_date > t.air_date THEN f.air_date ELSE t.air_date END "

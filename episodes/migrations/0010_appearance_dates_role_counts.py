@@ -2,14 +2,14 @@ from collections import defaultdict
 
 from django.db import migrations, models
 
+from ledger.bulk import lift_time_limit
+
 
 def date_every_appearance(apps, schema_editor):
     """Every appearance's date from its episode, in one statement (Appearance.save and
     claims.signals keep it from then on)."""
+    lift_time_limit(schema_editor.connection)
     with schema_editor.connection.cursor() as cursor:
-        if schema_editor.connection.vendor == "postgresql":
-            # On a big ledger, longer than a page's time limit.
-            cursor.execute("SET LOCAL statement_timeout = 0")
         cursor.execute(
             "UPDATE episodes_appearance SET air_date = (SELECT episodes_episode.air_date "
             "FROM episodes_episode WHERE episodes_episode.id = episodes_appearance.episode_id)"

@@ -1,13 +1,13 @@
 from django.db import migrations, models
 
+from ledger.bulk import lift_time_limit
+
 
 def count_every_speakers_moves(apps, schema_editor):
     """What claims.counters.recount_speakers keeps from now on, counted once: each
     speaker's public links that tell a move (ClaimLink.moved_on)."""
+    lift_time_limit(schema_editor.connection)
     with schema_editor.connection.cursor() as cursor:
-        if schema_editor.connection.vendor == "postgresql":
-            # On a big ledger, longer than a page's time limit.
-            cursor.execute("SET LOCAL statement_timeout = 0")
         cursor.execute(
             "UPDATE episodes_speaker SET public_move_count = ("
             "SELECT COUNT(*) FROM claims_claimlink l "

@@ -2,14 +2,14 @@
 
 from django.db import migrations, models
 
+from ledger.bulk import lift_time_limit
+
 
 def count_every_prediction(apps, schema_editor):
     """What claims.counters keeps from now on, counted once: each episode's published
     predictions, and each podcast's over its published episodes."""
+    lift_time_limit(schema_editor.connection)
     with schema_editor.connection.cursor() as cursor:
-        if schema_editor.connection.vendor == "postgresql":
-            # On a big ledger, longer than a page's time limit.
-            cursor.execute("SET LOCAL statement_timeout = 0")
         cursor.execute(
             "UPDATE episodes_episode SET published_prediction_count = ("
             "SELECT COUNT(*) FROM claims_claim c WHERE c.episode_id = episodes_episode.id "

@@ -35,6 +35,7 @@ from claims.synthetic import MIN_CLAIMS, SYNTHETIC_URL, Plan, unique_slug
 from claims.synthetic_curation import SYNTHETIC_TOPIC
 from claims.topics import Topic
 from episodes.models import Appearance, Episode, Podcast, Speaker, Status, Transcript
+from ledger.bulk import lift_time_limit
 from ledger.models import ledger_changed
 
 
@@ -87,7 +88,8 @@ class Command(BaseCommand):
         self.quiet = quiet
         plan = Plan(claims, seed)
         with transaction.atomic():
-            no_time_limit()
+            # A bulk load's COPY, its foreign-key checks and its index builds.
+            lift_time_limit(connection)
             self.create_records(plan)
             self.load_claims(plan)
             Appearance.objects.bulk_create(plan.appearances(), batch_size=2000)
@@ -285,14 +287,6 @@ class search_index_paused:
 
 
 EPISODES_PER_BATCH = 500
-
-
-def no_time_limit():
-    """Lift the site's statement timeout for this transaction: a bulk load's COPY, its
-    foreign-key checks and its index builds run for minutes by design."""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL statement_timeout = 0")
 
 
 def batched(items, size):
