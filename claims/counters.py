@@ -263,27 +263,32 @@ def recount_claims(claims) -> None:
     recount_predictions(prediction_keys_of(Claim.objects.filter(pk__in=ids)))
 
 
-def claim_saved(claim_id: int, before: dict | None, after: dict) -> None:
-    """After a claim's save (states from claims.history): recount what its change moved."""
-    if not any(state and state["status"] == ClaimStatus.PUBLISHED for state in (before, after)):
-        return
+def claim_saved(
+    claim_id: int, before: dict | None, after: dict, speakers_with_redrawn_moves=()
+) -> None:
+    """After a claim's save (states from claims.history): recount what its change moved.
+    `speakers_with_redrawn_moves`: those whose moves the change redrew through the
+    claim's links (ClaimLinkQuerySet.refresh_kept), counted with the others, once."""
+    speakers = set(speakers_with_redrawn_moves)
+    if any(state and state["status"] == ClaimStatus.PUBLISHED for state in (before, after)):
 
-    def moved(*names):
-        return before is None or any(before[name] != after[name] for name in names)
+        def moved(*names):
+            return before is None or any(before[name] != after[name] for name in names)
 
-    states = [state for state in (before, after) if state]
-    if moved("status", "episode", "speaker", "type"):
-        recount_episodes({state["episode"] for state in states})
-        recount_speakers({state["speaker"] for state in states})
-        # Its topics and references are the same before and after: links change apart
-        # (topics_changed, references_changed).
-        recount_topics(topics_of([claim_id]))
-        recount_references(references_of([claim_id]))
-    if moved("status", "episode", "type", "resolution", "horizon"):
-        recount_predictions(prediction_keys(states))
-    if moved("resolution") and not moved("status", "episode", "speaker", "type"):
-        # Their track record counts predictions by outcome.
-        recount_speakers({state["speaker"] for state in states})
+        states = [state for state in (before, after) if state]
+        if moved("status", "episode", "speaker", "type"):
+            recount_episodes({state["episode"] for state in states})
+            speakers |= {state["speaker"] for state in states}
+            # Its topics and references are the same before and after: links change apart
+            # (topics_changed, references_changed).
+            recount_topics(topics_of([claim_id]))
+            recount_references(references_of([claim_id]))
+        if moved("status", "episode", "type", "resolution", "horizon"):
+            recount_predictions(prediction_keys(states))
+        if moved("resolution"):
+            # Their track record counts predictions by outcome.
+            speakers |= {state["speaker"] for state in states}
+    recount_speakers(speakers)
 
 
 def revision_saved(episode_id: int, kind: str) -> None:
