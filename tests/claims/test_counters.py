@@ -302,8 +302,14 @@ def add_prediction(episodes, speakers, choice):
     make_prediction(episode, speakers[choice % 2], HORIZONS[choice % 4], status=status)
 
 
+def changeable_predictions():
+    """A retracted claim is kept as it was: no edit may touch it (claims.history)."""
+    predictions = Claim.objects.filter(type=ClaimType.PREDICTION)
+    return list(predictions.exclude(status=ClaimStatus.RETRACTED).order_by("pk"))
+
+
 def resolve_or_reopen_one(episodes, speakers, choice):
-    predictions = list(Claim.objects.filter(type=ClaimType.PREDICTION).order_by("pk"))
+    predictions = changeable_predictions()
     if not predictions:
         return
     claim = predictions[choice % len(predictions)]
@@ -314,7 +320,7 @@ def resolve_or_reopen_one(episodes, speakers, choice):
 
 
 def move_a_horizon(episodes, speakers, choice):
-    predictions = list(Claim.objects.filter(type=ClaimType.PREDICTION).order_by("pk"))
+    predictions = changeable_predictions()
     if predictions:
         claim = predictions[choice % len(predictions)]
         claim.horizon = HORIZONS[(choice + 1) % 4]
