@@ -27,6 +27,7 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from bench.pages import admin_pages, fts5_queries, pages, search_mix  # noqa: E402
 from bench.stats import percentile, summary  # noqa: E402
+from bench.time_split import split  # noqa: E402
 from ledger.heap import settle_after_startup  # noqa: E402
 
 # As ledger/wsgi.py does in each gunicorn worker, so that latency here is a worker's.
@@ -86,6 +87,13 @@ def main():
             "rare_median_ms": round(statistics.median(rare) * 1000, 2),
             "queries": {kind: url for kind, url in search_mix().items()},
         }
+        # The search and browse pages measured beside Datasette: their SQL, the rest.
+        result["time_split"] = {
+            f"search: {kind}": split(client, url, mix[kind]) for kind, url in search_mix().items()
+        }
+        for name in ("claims", "claims (filtered)"):
+            url = the_pages[name]
+            result["time_split"][name] = split(client, url, timed(client, url))
 
     with override_settings(PAGE_CACHE_SECONDS=600):
         for name, url in the_pages.items():

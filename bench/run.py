@@ -40,9 +40,10 @@ from urllib.parse import quote, urlencode
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench import time_split  # noqa: E402
 from bench.download import measure_download  # noqa: E402
 from bench.stats import summary  # noqa: E402
-from bench.targets import targets  # noqa: E402
+from bench.targets import DATASETTE_PEERS, targets  # noqa: E402
 
 BENCH = ROOT / "bench"
 DATA = Path(os.environ.get("BENCH_DATA", BENCH / "data"))
@@ -639,6 +640,12 @@ def markdown(report):
                 if "download" in r
             ),
         ]
+        datasette_runs = {
+            size: r["datasette"]
+            for size, r in results.get("sqlite", {}).items()
+            if "datasette" in r
+        }
+        out += time_split.report_section(by_size, datasette_runs, DATASETTE_PEERS)
         for size, r in by_size.items():
             if "throughput" not in r:
                 continue
