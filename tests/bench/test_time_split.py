@@ -72,3 +72,20 @@ def test_the_report_plans_only_the_pages_datasette_answers_faster():
         line.startswith("**search: rare**: 31 ms over HTTP against Datasette's 11")
         for line in lines
     )
+
+
+def test_a_plan_shown_once_is_named_after_that():
+    splits = {"search: rare": figures(30, 10), "search: phrase": figures(60, 40)}
+    splits["search: phrase"]["plan"] = splits["search: rare"]["plan"]
+    by_size = {
+        1_000_000: {
+            "time_split": splits,
+            "http_latency": {page: {"median_ms": 99} for page in splits},
+        }
+    }
+    datasette = {1_000_000: {"latency": {page: {"median_ms": 11} for page in splits}}}
+
+    lines = report_section(by_size, datasette, {})
+
+    assert lines.count("SCAN plan of a 30 ms page") == 1
+    assert lines[-1].endswith("planned as for search: rare above.")
