@@ -12,7 +12,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from claims.choices import ClaimType, Resolution
-from claims.prediction_pages import TRACK_RECORD_SIZE, outcome_counts, public_predictions
+from claims.prediction_pages import (
+    PER_OUTCOME,
+    TRACK_RECORD_SIZE,
+    outcome_counts,
+    public_predictions,
+)
 from episodes.models import Status
 from tests.factories import (
     SOURCE,
@@ -261,7 +266,7 @@ def test_each_outcome_lists_its_latest_in_one_query_of_its_own(
     for outcome in (Resolution.PARTLY, Resolution.CANNOT_BE_RESOLVED):
         for n in range(extra):
             resolve(make_prediction(excerpt=f"{outcome.label}, {n}."), outcome)
-    monkeypatch.setattr("claims.prediction_pages.SECTION_SIZE", 2)
+    monkeypatch.setattr("claims.prediction_pages.PER_OUTCOME", 2)
     # The version; the counts kept; the overdue and due-soon lists; one list for each of
     # the four outcomes any prediction has, however many it has; the podcasts to choose.
     with django_assert_num_queries(9):
@@ -272,10 +277,25 @@ def test_each_outcome_lists_its_latest_in_one_query_of_its_own(
     assert shown == [f"Partly came true, {n}" for n in reversed(range(extra))][:2]
 
 
+def test_each_outcome_shows_its_five_latest_and_links_to_the_rest(client, ledger):
+    for n in range(PER_OUTCOME + 1):
+        resolve(make_prediction(excerpt=f"Did not happen, {n}."), Resolution.DID_NOT_COME_TRUE)
+
+    html = client.get(PREDICTIONS).content.decode()
+
+    start = html.index('id="outcome-did_not_come_true"')
+    outcome = html[start : html.index("</section>", start)]
+    shown = re.findall(r"“Did not happen, (\d)\.”", outcome)
+    assert (PER_OUTCOME, shown) == (5, ["5", "4", "3", "2", "1"])
+    # With the ledger's own "It did not.", seven.
+    link = f'href="{BROWSER}?resolution=did_not_come_true">All 7 in the claims browser →</a>'
+    assert link in html
+
+
 def test_an_outcome_with_more_predictions_than_shown_links_to_them_all(client, ledger, monkeypatch):
     for _ in range(2):
         resolve(make_prediction(), Resolution.CAME_TRUE)
-    monkeypatch.setattr("claims.prediction_pages.SECTION_SIZE", 2)
+    monkeypatch.setattr("claims.prediction_pages.PER_OUTCOME", 2)
 
     html = client.get(PREDICTIONS).content.decode()
 
