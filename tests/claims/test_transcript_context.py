@@ -214,8 +214,9 @@ def test_the_permalink_reads_the_transcript_in_the_claims_query(
     claim = make_claim(episode, excerpt="Then comes two.")
     # the ledger's version, for the page cache key and ETag; then
     # 1. the claim with its episode, podcast, speaker, transcript row and the window of its text
-    # 2. its public links; 3. its topics; 4. the references it names
-    with django_assert_num_queries(5):
+    # 2. and 3. its public links and the claims at their ends; 4. its topics; 5. the
+    # references it names
+    with django_assert_num_queries(6):
         response = permalink(client, claim)
     assert "[Then comes two.]" in context_of(response)
 
