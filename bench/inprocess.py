@@ -75,25 +75,27 @@ def main():
     with override_settings(PAGE_CACHE_SECONDS=0):
         for name, url in the_pages.items():
             result["queries"][name], _ = count_queries(client, url)
-        for name, url in the_pages.items():
-            result["uncached"][name] = summary(timed(client, url))
-        mix = {}
-        for kind, url in search_mix().items():
-            mix[kind] = timed(client, url)
-            result["uncached"][f"search: {kind}"] = summary(mix[kind])
-        rare = [s for kind, samples in mix.items() if kind.startswith("rare") for s in samples]
+        samples = {name: timed(client, url) for name, url in the_pages.items()}
+        searches = search_mix()
+        mix = {kind: timed(client, url) for kind, url in searches.items()}
+        samples.update({f"search: {kind}": times for kind, times in mix.items()})
+        result["uncached"] = {name: summary(times) for name, times in samples.items()}
+        rare = [s for kind, times in mix.items() if kind.startswith("rare") for s in times]
         result["search_mix"] = {
-            "p95_ms": round(percentile([s for samples in mix.values() for s in samples], 95), 2),
+            "p95_ms": round(percentile([s for times in mix.values() for s in times], 95), 2),
             "rare_median_ms": round(statistics.median(rare) * 1000, 2),
-            "queries": {kind: url for kind, url in search_mix().items()},
+            "queries": searches,
         }
-        # The search and browse pages measured beside Datasette: their SQL, the rest.
+        # The search and browse pages measured beside Datasette: their SQL, the rest,
+        # split from the samples just taken.
         result["time_split"] = {
-            f"search: {kind}": split(client, url, mix[kind]) for kind, url in search_mix().items()
+            name: split(client, url, samples[name])
+            for name, url in {
+                **{f"search: {kind}": url for kind, url in searches.items()},
+                "claims": the_pages["claims"],
+                "claims (filtered)": the_pages["claims (filtered)"],
+            }.items()
         }
-        for name in ("claims", "claims (filtered)"):
-            url = the_pages[name]
-            result["time_split"][name] = split(client, url, timed(client, url))
 
     with override_settings(PAGE_CACHE_SECONDS=600):
         for name, url in the_pages.items():

@@ -190,7 +190,7 @@ def settle_data(db, size):
     rare-word search took 152-165 ms at a million straight after generating, 54-63 ms
     once settled). A new index without statistics misleads SQLite's planner too (the
     claims browser took 1.2 s instead of 38 ms at a million claims)."""
-    log(f"{db} {size:,}: settling the data (ANALYZE{', VACUUM' if db != 'sqlite' else ''})")
+    log(f"{db} {size:,}: settling the data ({'ANALYZE' if db == 'sqlite' else 'VACUUM (ANALYZE)'})")
     if db == "sqlite":
         connection = sqlite3.connect(DATA / f"ledger_bench_{size}.sqlite3")
         connection.execute("ANALYZE")

@@ -48,15 +48,15 @@ def _reads(sql):
 
 def _replayed(sql, params):
     """Milliseconds, the best of REPLAYS: the statement run and every row fetched."""
-    best = None
     with connection.cursor() as cursor:
-        for _ in range(REPLAYS):
-            begin = time.perf_counter()
-            cursor.execute(sql, params)
-            cursor.fetchall()
-            seconds = time.perf_counter() - begin
-            best = seconds if best is None else min(best, seconds)
-    return best * 1000
+        return min(_run(cursor, sql, params) for _ in range(REPLAYS)) * 1000
+
+
+def _run(cursor, sql, params):
+    begin = time.perf_counter()
+    cursor.execute(sql, params)
+    cursor.fetchall()
+    return time.perf_counter() - begin
 
 
 def plan(sql, params):
@@ -117,12 +117,12 @@ def report_section(by_size, datasette_by_size, peers):
             f"**{page}**: {mine} ms over HTTP against Datasette's {peer} ms. Its slowest "
             f"statement ({s['slowest_ms']} ms of {s['sql_ms']} ms of SQL), planned",
         ]
-        plan = "\n".join(s["plan"])
-        if plan in shown:
+        steps = "\n".join(s["plan"])
+        if steps in shown:
             # Most pages' slowest statement is the same count of facets: one plan is enough.
-            lines[-1] += f" as for {shown[plan]} above."
+            lines[-1] += f" as for {shown[steps]} above."
             continue
-        shown[plan] = page
+        shown[steps] = page
         lines[-1] += ":"
         # Folded: a PostgreSQL plan with its timings runs to a hundred lines and more.
         lines += [
