@@ -81,6 +81,18 @@ def test_an_unknown_pooler_mode_fails_loudly():
     )
 
 
+def test_random_page_cost_can_be_set_for_spinning_disks():
+    dbs, _ = databases(DATABASE_RANDOM_PAGE_COST="4")
+
+    assert "-c random_page_cost=4.0" in dbs["default"]["OPTIONS"]["options"]
+
+
+def test_a_random_page_cost_that_is_not_a_number_fails_loudly():
+    assert "DATABASE_RANDOM_PAGE_COST must be a number, not 'fast'" in databases(
+        DATABASE_RANDOM_PAGE_COST="fast"
+    )
+
+
 @pytest.mark.django_db
 def test_no_statement_is_prepared_on_the_server():
     """PgBouncer in transaction mode may hand the next statement to another server

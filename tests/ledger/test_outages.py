@@ -123,6 +123,14 @@ def test_postgresql_compiles_no_query_just_in_time(db):
         assert cursor.fetchone()[0] == "off"
 
 
+def test_postgresql_plans_for_data_in_memory_or_on_ssd(db):
+    if connection.vendor != "postgresql":
+        pytest.skip("random_page_cost is PostgreSQL's")
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW random_page_cost")
+        assert cursor.fetchone()[0] == "1.1"
+
+
 @pytest.fixture(scope="module", params=["refusing", "silent"])
 def replica_down(request, django_db_setup, django_db_blocker, tmp_path_factory):
     """gunicorn whose one read replica is down or hung, its primary the test database."""
