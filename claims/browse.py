@@ -37,7 +37,8 @@ class ClaimSearch:
     module's docstring lists, each answer worked out on first use."""
 
     per_page = 20
-    speaker_facet_size = 12
+    # Speakers, podcasts and topics: the ones with the most matches (and the chosen one).
+    facet_size = 12
     # Facets count at most this many claims, the most recently added: see claims/facets.py.
     facet_sample = 1_000
     matching_records = 5
@@ -92,7 +93,11 @@ class ClaimSearch:
     def facets(self) -> dict:
         """{"type": [(type, count, chosen)], "speaker"|"podcast"|"attribution":
         [(value, label, count)], "sampled": whether the counts are of a sample}."""
-        return self._tally.for_template(self.chosen.get("type") or [], self.speaker_facet_size)
+        chosen = {
+            name: getattr(self.chosen.get(name), "slug", None)
+            for name in ("speaker", "podcast", "topic")
+        }
+        return self._tally.for_template(self.chosen.get("type") or [], chosen, self.facet_size)
 
     @property
     def _ranking_asked(self) -> bool:

@@ -102,9 +102,11 @@ class Tally:
     # True when some facet counted a sample rather than every match
     sampled: bool = False
 
-    def for_template(self, chosen_types, speaker_facet_size):
+    def for_template(self, chosen_types, chosen_records, size):
         """Types as (type, count, chosen) in the order types are defined, with every
-        chosen type; the other facets as (value, label, count), largest first."""
+        chosen type; the other facets as (value, label, count), largest first: of the
+        speakers, podcasts and topics (`chosen_records`: {facet: slug or None}), the
+        `size` largest and the chosen one."""
         by_type = {row[0]: row[-1] for row in self.facets["type"]}
         return {
             "sampled": self.sampled,
@@ -113,8 +115,10 @@ class Tally:
                 for choice in ClaimType.values
                 if by_type.get(choice) or choice in chosen_types
             ],
-            "speaker": self.facets["speaker"][:speaker_facet_size],
-            "podcast": self.facets["podcast"],
+            **{
+                name: _largest(self.facets[name], size, chosen)
+                for name, chosen in chosen_records.items()
+            },
             "attribution": [(value, value, count) for value, count in self.facets["attribution"]],
             "resolution": [
                 (value, Resolution(value).label, count)
@@ -122,8 +126,15 @@ class Tally:
             ],
             "due": [(value, Due(value).label, count) for value, count in self.facets["due"]],
             "contradictions": sum(count for _, count in self.facets["contradictions"]),
-            "topic": self.facets["topic"][:speaker_facet_size],
         }
+
+
+def _largest(rows, size, chosen):
+    """The first `size` of `rows` (value, label, count), largest first, and the chosen
+    value's row wherever it falls: a reader must always see what they chose."""
+    shown = rows[:size]
+    shown += [row for row in rows[size:] if row[0] == chosen]
+    return shown
 
 
 def tally(search, cap, sample, known_count=None):

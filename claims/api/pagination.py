@@ -117,7 +117,8 @@ def _facet_schema(*fields) -> dict:
 FACETS_SCHEMA = {
     "type": "object",
     "description": "As in the claims browser's sidebar: the claims each choice would show "
-    "(the speakers with most claims only). `sampled`: counted among the "
+    f"(of speakers, podcasts and topics, the {ClaimSearch.facet_size} with the most claims "
+    "and the chosen one). `sampled`: counted among the "
     f"{ClaimSearch.facet_sample} most recently added matches.",
     "required": [
         "sampled",

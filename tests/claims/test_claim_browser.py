@@ -130,6 +130,32 @@ def test_each_facet_count_is_what_its_choice_shows(client, ledger):
         assert shown_count(client.get(URL, {"podcast": slug})) == count
 
 
+@pytest.fixture
+def fourteen_podcasts(db):
+    """Podcast n has n published claims, so the largest facets are the last podcasts made."""
+    podcasts = [make_podcast(name=f"Show {n:02d}", slug=f"show-{n:02d}") for n in range(1, 15)]
+    for count, podcast in enumerate(podcasts, start=1):
+        episode = make_episode(podcast=podcast)
+        for _ in range(count):
+            make_claim(episode)
+    return podcasts
+
+
+def test_the_podcast_facet_lists_the_twelve_with_the_most_claims(client, fourteen_podcasts):
+    facets = client.get(URL).context["search"].facets
+
+    assert [slug for slug, _name, _count in facets["podcast"]] == [
+        f"show-{n:02d}" for n in range(14, 2, -1)
+    ]
+
+
+def test_a_chosen_podcast_stays_in_its_facet_past_the_twelve(client, fourteen_podcasts):
+    response = client.get(URL, {"podcast": "show-01"})
+
+    assert response.context["search"].facets["podcast"][-1] == ("show-01", "Show 01", 1)
+    assert 'aria-label="Remove the podcast filter"' in response.content.decode()
+
+
 def test_facets_follow_the_search(client, ledger):
     facets = client.get(URL, {"q": "fall"}).context["search"].facets
     assert facets["type"] == [(ClaimType.PREDICTION, 2, False)]
