@@ -4,6 +4,7 @@ Both read the counts each topic keeps (claims.counters): counting a topic's clai
 their types and their speakers on every visit grew with the ledger (docs/performance.md).
 """
 
+from django.core.paginator import Paginator
 from django.db.models import Exists, OuterRef
 from django.shortcuts import get_object_or_404, render
 
@@ -13,11 +14,16 @@ from claims.public_record import public_claim_total
 from claims.querysets import ordered_mix
 from episodes.models import Speaker
 
+TOPICS_PER_PAGE = 50
+
 
 def topic_list(request):
-    # Topics whose claims are all drafts are not listed: they have no page either.
+    # Topics whose claims are all drafts are not listed: they have no page either. A
+    # page at a time: a million claims came with 200 topics, and listing them all took
+    # three to four times as long as listing ten thousand claims' 41.
     topics = Topic.objects.with_public_claim_counts().order_by("name")
-    return render(request, "claims/topic_list.html", {"topics": topics})
+    page = Paginator(topics, TOPICS_PER_PAGE).get_page(request.GET.get("page"))
+    return render(request, "claims/topic_list.html", {"page": page})
 
 
 def topic_detail(request, slug):

@@ -43,7 +43,7 @@ PAGE_PARAMETERS = {
     "episodes:podcast_list": ("page",),
     "episodes:podcast_detail": ("page",),
     "claims:prediction_list": ("speaker", "podcast", "outcome"),
-    "claims:topic_list": (),
+    "claims:topic_list": ("page",),
     "claims:topic_detail": ("page",),
     "claims:reference_list": ("kind", "role", "page"),
     "claims:reference_detail": ("page",),

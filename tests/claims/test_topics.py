@@ -37,6 +37,18 @@ def test_the_index_counts_each_topics_published_claims(client):
     assert "2 claims" in html and "1 claim<" in html
 
 
+def test_the_index_lists_fifty_topics_a_page_by_name(client):
+    for n in range(1, 52):
+        tagged(make_claim(), topic(f"Topic {n:02d}", f"topic-{n:02d}"))
+
+    first, second = (client.get("/topics/", {"page": n}).content.decode() for n in (1, 2))
+
+    assert "51 topics with published claims, by name." in first
+    assert "Topic 50" in first and "Topic 51" not in first
+    assert "Topic 51" in second and "Topic 50" not in second
+    assert "Page 2 of 2" in second
+
+
 def test_drafts_are_not_counted_on_the_index(client):
     testing = topic()
     tagged(make_claim(), testing)
@@ -200,8 +212,9 @@ def ledger(request):
 
 
 def test_topic_index_query_count(client, ledger, django_assert_num_queries):
-    # the ledger's version; then the topics with their kept public claim counts
-    with django_assert_num_queries(2):
+    # the ledger's version; how many topics have public claims; a page of them, with
+    # their kept public claim counts
+    with django_assert_num_queries(3):
         assert client.get("/topics/").status_code == 200
 
 
