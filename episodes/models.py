@@ -22,9 +22,8 @@ class Status(models.TextChoices):
 def protect_published(collector, field, sub_objs, using):
     """on_delete: refuse to delete anything published (or retracted), cascade to drafts.
 
-    A draft may go with its parent; a published record never disappears by
-    accident, and a retracted claim keeps its permalink. The admin turns the
-    ProtectedError into its "cannot delete" page.
+    A draft may go with its parent; a published record never disappears by accident, and
+    a retracted claim keeps its permalink (the admin shows a "cannot delete" page).
     """
     published = sub_objs.exclude(status=Status.DRAFT)
     if published.exists():
@@ -42,8 +41,7 @@ class PodcastQuerySet(RecordQuerySet):
         return self.filter(Exists(Episode.objects.published().filter(podcast=OuterRef("pk"))))
 
     def with_published_episodes(self):
-        """Podcasts with at least one published episode, by name, annotated with
-        `episode_count` (published episodes only): their kept count, so no episode is read."""
+        """Podcasts with published episodes, by name, with `episode_count`: their kept count."""
         return (
             self.filter(public_episode_count__gt=0)
             .annotate(episode_count=F("public_episode_count"))
@@ -171,15 +169,13 @@ class EpisodeQuerySet(RecordQuerySet):
         return self.order_by("-air_date", "title", "pk")
 
     def titled_like(self, words: list[str]) -> "EpisodeQuerySet":
-        """Episodes whose title holds every one of `words`, in any case (served by
-        trigrams: see holds())."""
+        """Episodes whose title holds all of `words`, in any case (trigrams: holds())."""
         if not words:
             return self.none()
         return self.filter(reduce(and_, (holds(self, "title", word) for word in words)))
 
     def with_transcript_flag(self) -> "EpisodeQuerySet":
-        """Annotated with `has_public_transcript`: read from the transcript's row in the
-        same query, without its text."""
+        """Annotated with `has_public_transcript`, read in the same query without the text."""
         return self.annotate(
             has_public_transcript=Coalesce(F("transcript__is_public"), Value(False))
         )
@@ -247,6 +243,10 @@ class Episode(RemembersLoadedValues):
             # Every claim, newest episodes first (the admin's claims changelist): the
             # database walks this index and each episode's claims, not a sort of all.
             models.Index(fields=("-air_date", "id"), name="episode_air_date_id"),
+            # A podcast's page reads its 25 newest published episodes, not a sort of all.
+            models.Index(
+                fields=("podcast", "status", "-air_date", "title"), name="episode_podcast_newest"
+            ),
         ]
 
     def __str__(self):
