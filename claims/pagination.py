@@ -56,3 +56,8 @@ class CappedPaginator(Paginator):
         # Only the primary keys, unordered: no ranking or joins the count doesn't need.
         found = self.object_list.order_by().values("pk")[: self.cap + 1].count()
         return capped(found, self.cap)
+
+
+def page_of(request, queryset, per_page):
+    """The requested page; a malformed or out-of-range ?page= gets the nearest real page."""
+    return Paginator(queryset, per_page).get_page(request.GET.get("page"))

@@ -4,12 +4,11 @@ Both read the counts each topic keeps (claims.counters): counting a topic's clai
 their types and their speakers on every visit grew with the ledger (docs/performance.md).
 """
 
-from django.core.paginator import Paginator
 from django.db.models import Exists, OuterRef
 from django.shortcuts import get_object_or_404, render
 
 from claims.models import Claim, Topic
-from claims.pagination import CLAIMS_PER_PAGE, CappedPaginator, Exactly
+from claims.pagination import CLAIMS_PER_PAGE, CappedPaginator, Exactly, page_of
 from claims.public_record import public_claim_total
 from claims.querysets import ordered_mix
 from episodes.models import Speaker
@@ -22,7 +21,7 @@ def topic_list(request):
     # page at a time: a million claims came with 200 topics, and listing them all took
     # three to four times as long as listing ten thousand claims' 41.
     topics = Topic.objects.with_public_claim_counts().order_by("name")
-    page = Paginator(topics, TOPICS_PER_PAGE).get_page(request.GET.get("page"))
+    page = page_of(request, topics, TOPICS_PER_PAGE)
     return render(request, "claims/topic_list.html", {"page": page})
 
 

@@ -1,4 +1,3 @@
-from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
@@ -9,7 +8,7 @@ from claims.context import claim_passage, with_transcript_window
 from claims.filters import Ordering
 from claims.links import MOVE_ROW, as_moves, attach_public_links, latest_moves, moves_of
 from claims.models import Claim, ClaimType, Verification
-from claims.pagination import CLAIMS_PER_PAGE, CappedPaginator, Exactly
+from claims.pagination import CLAIMS_PER_PAGE, CappedPaginator, Exactly, page_of
 from claims.prediction_pages import track_record
 from claims.public_record import episodes_with_counts, podcasts_with_counts
 from claims.querysets import ordered_mix
@@ -48,11 +47,6 @@ def claim_detail(request, podcast_slug, episode_slug, number):
 EPISODES_PER_PAGE = 25
 SPEAKERS_PER_PAGE = 50
 PODCASTS_PER_PAGE = 50
-
-
-def page_of(request, queryset, per_page):
-    """The requested page; a malformed or out-of-range ?page= gets the nearest real page."""
-    return Paginator(queryset, per_page).get_page(request.GET.get("page"))
 
 
 def counted_page(request, episodes, count):

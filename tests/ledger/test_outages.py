@@ -115,20 +115,21 @@ def test_database_statements_and_lock_waits_are_time_limited(db):
         assert connection.settings_dict["OPTIONS"]["timeout"] == settings.DATABASE_CONNECT_TIMEOUT
 
 
-def test_postgresql_compiles_no_query_just_in_time(db):
+@pytest.mark.parametrize(
+    "setting, value",
+    [
+        # No query is compiled just in time.
+        ("jit", "off"),
+        # The planner costs a random read as data in memory or on SSD.
+        ("random_page_cost", "1.1"),
+    ],
+)
+def test_postgresql_connections_carry_the_ledgers_planner_settings(db, setting, value):
     if connection.vendor != "postgresql":
-        pytest.skip("JIT compiling is PostgreSQL's")
+        pytest.skip(f"{setting} is PostgreSQL's")
     with connection.cursor() as cursor:
-        cursor.execute("SHOW jit")
-        assert cursor.fetchone()[0] == "off"
-
-
-def test_postgresql_plans_for_data_in_memory_or_on_ssd(db):
-    if connection.vendor != "postgresql":
-        pytest.skip("random_page_cost is PostgreSQL's")
-    with connection.cursor() as cursor:
-        cursor.execute("SHOW random_page_cost")
-        assert cursor.fetchone()[0] == "1.1"
+        cursor.execute(f"SHOW {setting}")
+        assert cursor.fetchone()[0] == value
 
 
 @pytest.fixture(scope="module", params=["refusing", "silent"])
