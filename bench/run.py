@@ -120,6 +120,7 @@ def stamps():
 def save_stamp(key, value):
     current = stamps()
     current[key] = value
+    DATA.mkdir(parents=True, exist_ok=True)  # PostgreSQL's data alone leaves it unmade
     (DATA / "stamps.json").write_text(json.dumps(current, indent=1))
 
 

@@ -158,11 +158,7 @@ def recount_topics(topic_ids) -> None:
     topic_ids = set(topic_ids)
     if not topic_ids:
         return
-    links = TopicLink.objects.filter(
-        topic__in=topic_ids,
-        claim__status=ClaimStatus.PUBLISHED,
-        claim__episode__status=Status.PUBLISHED,
-    ).order_by()
+    links = TopicLink.objects.filter(public_q(prefix="claim__"), topic__in=topic_ids).order_by()
     mixes = defaultdict(dict)
     for topic, kind, n in links.values_list("topic", "claim__type").annotate(n=Count("*")):
         mixes[topic][kind] = n
@@ -316,8 +312,10 @@ def appearances_changed(speaker_ids) -> None:
 
 
 def episodes_changed_status(episode_ids) -> None:
-    """After episodes were published or unpublished: their podcasts and speakers."""
+    """After episodes were published or unpublished: their claims' copies of the status,
+    first, since the public gate reads them; then the counts."""
     episode_ids = set(episode_ids)
+    Claim.objects.filter(episode__in=episode_ids).follow_episodes()
     recount_podcasts(
         Episode._base_manager.filter(pk__in=episode_ids).values_list("podcast_id", flat=True)
     )

@@ -54,6 +54,7 @@ DERIVED_FIELDS = (
     "transcript_end",
     "timestamp_from_transcript",
     "air_date",
+    "episode_published",
 )
 
 

@@ -23,7 +23,7 @@ from claims.querysets import SPEAKER_RECORD_INDEXES, ClaimQuerySet, public_q
 from claims.references import ClaimReference, Reference, ReferenceKind, Role
 from claims.reports import Report, ReportKind, ReportStatus
 from claims.topics import Topic
-from episodes.models import Episode, Speaker, protect_published
+from episodes.models import Episode, Speaker, Status, protect_published
 
 # The app's models and choices, as Django and the rest of the code expect to find them.
 __all__ = [
@@ -103,10 +103,11 @@ class Claim(predictions.PredictionFields, PublicHistory, models.Model):
     # transcript's text, kept with the check, so its context is a slice, not a search.
     transcript_start = models.PositiveIntegerField(null=True, blank=True, editable=False)
     transcript_end = models.PositiveIntegerField(null=True, blank=True, editable=False)
-    # Its episode's air date, kept (refresh_derived_fields(), claims.signals) for
-    # SPEAKER_RECORD_INDEXES. Null only until migrated: a NOT NULL column would
-    # make SQLite copy the whole claims table.
+    # Its episode's air date and whether it is published, kept (refresh_derived_fields(),
+    # claims.counters) for the listings' indexes and a public gate on this table alone.
+    # Null only until migrated: NOT NULL would make SQLite copy the whole claims table.
     air_date = models.DateField(null=True, editable=False)
+    episode_published = models.BooleanField(null=True, editable=False)
     retraction_reason = models.TextField(
         blank=True,
         help_text="Why the claim was retracted. Its permalink shows this instead of the excerpt.",
@@ -240,8 +241,7 @@ class Claim(predictions.PredictionFields, PublicHistory, models.Model):
     matched_in = ()
     # The claim as stored, read once per save (history.stored_state()).
     _stored = None
-    # Whether the last save touched a claim that was or became public; a deleted
-    # one is always a draft (see delete()).
+    # Whether the last save touched a claim that was or became public (never a deleted draft).
     was_or_is_on_record = False
     # The last save's ClaimChange, for what follows a save (claims.signals).
     last_change = None
@@ -295,6 +295,7 @@ class Claim(predictions.PredictionFields, PublicHistory, models.Model):
         """What search and the verbatim check need, recomputed from the claim and its episode."""
         self.search_context = self.compose_search_context()
         self.air_date = self.episode.air_date
+        self.episode_published = self.episode.status == Status.PUBLISHED
         self.verification, span = verbatim.check_and_locate(
             self.excerpt, self.episode.transcript_text
         )

@@ -1,7 +1,7 @@
 """ClaimQuerySet: the one gate to the public, and the bulk work done on claims."""
 
 from django.db import models
-from django.db.models import Exists, OuterRef, Q, Subquery
+from django.db.models import Exists, F, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from claims import timing, verbatim
@@ -12,8 +12,13 @@ from ledger.models import RecordQuerySet
 
 
 def public_q(prefix: str = "") -> Q:
-    """The condition for a public claim, usable across a relation (`prefix="claims__"`)."""
-    return Q(**{f"{prefix}status": Status.PUBLISHED, f"{prefix}episode__status": Status.PUBLISHED})
+    """The condition for a public claim, usable across a relation (`prefix="claims__"`).
+
+    It reads the claim's own copy of whether its episode is published (follow_episodes()),
+    not the episode: a search's matches or a listing's page are then decided on the claims
+    table, without joining each one to its episode.
+    """
+    return Q(**{f"{prefix}status": Status.PUBLISHED, f"{prefix}episode_published": True})
 
 
 # A claim with a public permalink has one of these, in a published episode.
@@ -26,7 +31,7 @@ def on_record_q(prefix: str = "") -> Q:
     return Q(
         **{
             f"{prefix}status__in": ON_RECORD,
-            f"{prefix}episode__status": Status.PUBLISHED,
+            f"{prefix}episode_published": True,
         }
     )
 
@@ -148,11 +153,24 @@ class ClaimQuerySet(RecordQuerySet):
         """
         return self.order_by("-air_date", "episode_id", "number")
 
-    def date_from_episodes(self) -> int:
-        """Copy onto these claims their episodes' air dates again, in one UPDATE: after
-        an episode's date moved (claims.signals) or to repair them (manage.py recount)."""
+    def follow_episodes(self) -> int:
+        """Copy onto these claims their episodes' air dates and whether they are published,
+        in one UPDATE: after an episode's date or status changed (claims.signals,
+        claims.counters) or to repair them (manage.py recount)."""
         episodes = Episode.objects.filter(pk=OuterRef("episode_id"))
-        return self.update(air_date=Subquery(episodes.values("air_date")))
+        return self.update(
+            air_date=Subquery(episodes.values("air_date")),
+            episode_published=Exists(episodes.filter(Episode.public_q())),
+        )
+
+    def astray_from_episodes(self) -> "ClaimQuerySet":
+        """Claims whose copies of their episode's air date or status differ from it."""
+        episode_public = Episode.public_q(prefix="episode__")
+        return self.filter(
+            ~Q(air_date=F("episode__air_date"))
+            | (episode_public & ~Q(episode_published=True))
+            | (~episode_public & ~Q(episode_published=False))
+        )
 
     def refresh_search_context(self):
         """Recompute search_context after a speaker or episode changed (one read, batched writes)."""

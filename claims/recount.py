@@ -44,11 +44,12 @@ def recount_everything(batch=2000) -> Counter:
     recounts them all), and their own pass then sees, and reports, what was wrong.
     """
     fixed = Counter()
-    # First what the counts read: claims and appearances keep their episode's air date
-    # (one UPDATE each, of those that differ), and links what they keep of their claims.
-    fixed["claims' air dates"] += Claim.objects.exclude(
-        air_date=F("episode__air_date")
-    ).date_from_episodes()
+    # First what the counts read: claims keep their episode's air date and status, and
+    # appearances its air date (one UPDATE each, of those that differ), and links what
+    # they keep of their claims.
+    fixed["claims' episode dates and statuses"] += (
+        Claim.objects.astray_from_episodes().follow_episodes()
+    )
     fixed["appearances' air dates"] += Appearance.objects.exclude(
         air_date=F("episode__air_date")
     ).date_from_episodes()

@@ -73,7 +73,7 @@ def episode_saved(sender, instance: Episode, created: bool, raw: bool = False, *
         if instance.has_changed("air_date"):
             # Speakers' and references' pages list its claims by air date, and speakers'
             # pages their appearances and the moves their claims' links tell.
-            claims.date_from_episodes()
+            claims.follow_episodes()
             instance.appearances.date_from_episodes()
             links = ClaimLink.objects.filter(
                 Q(from_claim__episode=instance) | Q(to_claim__episode=instance)

@@ -341,6 +341,7 @@ class Plan:
         return {
             "episode_id": episode.pk,
             "air_date": episode.air_date,
+            "episode_published": episode.status == Status.PUBLISHED,
             "number": number,
             "type": CLAIM_TYPES[pick(rng, TYPE_WEIGHTS)],
             "excerpt": excerpt,

@@ -58,7 +58,7 @@ def kept_counts():
         counted(Reference, counters.REFERENCE_COUNTS),
         counted(ClaimReference, recount.NAMING_PLACES),
         prediction_counts(),
-        counted(Claim, ["air_date"]),
+        counted(Claim, ["air_date", "episode_published"]),
         counted(ClaimLink, ["shared_speaker", "moved_on"]),
         counted(Appearance, ["air_date"]),
     )
@@ -97,6 +97,8 @@ def true_reference_counts():
 def true_counts():
     """Every count as the claims have it now, counted from scratch."""
     published = Claim.objects.filter(status=ClaimStatus.PUBLISHED)
+    # From the episodes themselves, not the claims' copies of their status that it checks.
+    truly_public = published.filter(episode__status=Status.PUBLISHED)
     logged = ClaimRevision.objects.filter(
         kind__in=(RevisionKind.CORRECTED, RevisionKind.RETRACTED),
         claim__status__in=(ClaimStatus.PUBLISHED, ClaimStatus.RETRACTED),
@@ -119,10 +121,10 @@ def true_counts():
     speakers = {}
     for speaker in Speaker.objects.order_by("pk"):
         mix = Counter(
-            Claim.objects.published().filter(speaker=speaker).values_list("type", flat=True)
+            truly_public.filter(speaker=speaker).values_list("type", flat=True)
         )
         appeared = Appearance.objects.filter(speaker=speaker, episode__status=Status.PUBLISHED)
-        claimed = Claim.objects.published().filter(speaker=speaker)
+        claimed = truly_public.filter(speaker=speaker)
         episodes_on_record = {*appeared.values_list("episode", flat=True)} | {
             *claimed.values_list("episode", flat=True)
         }
@@ -141,7 +143,7 @@ def true_counts():
         p.pk: [
             p.episodes.published().count(),
             published.filter(episode__podcast=p, episode__status=Status.PUBLISHED).count(),
-            Claim.objects.published().filter(episode__podcast=p, type=ClaimType.PREDICTION).count(),
+            truly_public.filter(episode__podcast=p, type=ClaimType.PREDICTION).count(),
             logged.filter(
                 claim__episode__podcast=p, claim__episode__status=Status.PUBLISHED
             ).count(),
@@ -150,7 +152,7 @@ def true_counts():
     }
     topics = {}
     for topic in Topic.objects.order_by("pk"):
-        public = Claim.objects.published().filter(topics=topic)
+        public = truly_public.filter(topics=topic)
         by_speaker = Counter(public.exclude(speaker=None).values_list("speaker", flat=True))
         top = sorted(by_speaker, key=lambda pk: (-by_speaker[pk], pk))
         topics[topic.pk] = [
@@ -163,10 +165,11 @@ def true_counts():
         naming.pk: [naming.claim.episode.air_date, naming.claim.episode_id, naming.claim.number]
         for naming in ClaimReference.objects.select_related("claim__episode").order_by("pk")
     }
-    predictions = Claim.objects.published().filter(type=ClaimType.PREDICTION)
+    predictions = truly_public.filter(type=ClaimType.PREDICTION)
     by_key = Counter(count_key(*pair) for pair in predictions.values_list("resolution", "horizon"))
     dates = {
-        c.pk: [c.episode.air_date] for c in Claim.objects.select_related("episode").order_by("pk")
+        c.pk: [c.episode.air_date, c.episode.status == Status.PUBLISHED]
+        for c in Claim.objects.select_related("episode").order_by("pk")
     }
     return (
         episodes,
@@ -688,7 +691,26 @@ def test_recount_puts_back_a_claims_air_date_that_drifted(capsys):
 
     claim.refresh_from_db()
     assert claim.air_date == claim.episode.air_date
-    assert "Counts that were wrong: 1 claims' air dates." in capsys.readouterr().out
+    assert "Counts that were wrong: 1 claims' episode dates and statuses." in (
+        capsys.readouterr().out
+    )
+
+
+@pytest.mark.parametrize("episode_status", [Status.PUBLISHED, Status.DRAFT])
+def test_recount_puts_back_whether_a_claims_episode_is_published(capsys, episode_status):
+    claim = make_claim(episode=make_episode(status=episode_status))
+    make_claim()  # true already: not counted as repaired
+    Claim.objects.filter(pk=claim.pk).update(
+        episode_published=episode_status != Status.PUBLISHED
+    )
+
+    call_command("recount")
+
+    claim.refresh_from_db()
+    assert claim.episode_published is (episode_status == Status.PUBLISHED)
+    assert "Counts that were wrong: 1 claims' episode dates and statuses." in (
+        capsys.readouterr().out
+    )
 
 
 def test_recount_puts_back_the_speaker_a_links_claims_share(capsys):

@@ -29,6 +29,56 @@ def test_published_excludes_claims_of_draft_episodes():
     assert list(Claim.objects.published()) == []
 
 
+def test_an_episode_unpublished_and_saved_takes_its_claims_out_of_the_public_record():
+    claim = make_claim()
+    claim.episode.status = Status.DRAFT
+    claim.episode.save()
+
+    assert list(Claim.objects.published()) == []
+    assert list(Claim.objects.on_record()) == []
+
+
+def test_an_episode_published_and_saved_brings_its_published_claims_in():
+    episode = make_episode(status=Status.DRAFT)
+    public = make_claim(episode, status=Status.PUBLISHED)
+    make_claim(episode, status=Status.DRAFT)
+    episode.status = Status.PUBLISHED
+    episode.save()
+
+    assert list(Claim.objects.published()) == [public]
+
+
+@pytest.mark.parametrize(
+    "action, before, after",
+    [("unpublish", Status.PUBLISHED, Status.DRAFT), ("publish", Status.DRAFT, Status.PUBLISHED)],
+)
+def test_the_admins_episode_actions_move_their_claims_in_and_out(
+    admin_client, action, before, after
+):
+    claim = make_claim(make_episode(status=before))
+    other = make_claim()
+
+    admin_client.post(
+        "/admin/episodes/episode/", {"action": action, "_selected_action": [claim.episode_id]}
+    )
+
+    expected = [claim, other] if after == Status.PUBLISHED else [other]
+    assert list(Claim.objects.published().order_by("pk")) == expected
+    assert admin_client.get(claim.get_absolute_url()).status_code == (
+        200 if after == Status.PUBLISHED else 404
+    )
+
+
+def test_a_draft_claim_moved_to_a_published_episode_is_still_no_public_claim():
+    claim = make_claim(make_episode(status=Status.DRAFT), status=Status.DRAFT)
+    claim.episode = make_episode()
+    claim.number = 1
+    claim.save()
+
+    assert claim.episode_published is True
+    assert list(Claim.objects.published()) == []
+
+
 def test_type_mix_orders_largest_first():
     episode = make_episode()
     for claim_type, count in (

@@ -334,6 +334,7 @@ CLAIM_COLUMNS = {
     "transcript_end",
     "timestamp_from_transcript",
     "air_date",
+    "episode_published",
 }
 # What claims/synthetic_curation.py sets on some rows only.
 CURATED_COLUMNS = {
