@@ -124,7 +124,13 @@ class ClaimSearch:
 
     def _in_order(self) -> QuerySet:
         ordering = self.ordering
-        claims = self._matching(ranked=ordering == Ordering.RELEVANCE)
+        # The page's claims are joined to their episodes, which order them and which their
+        # cards show. Asked of the episodes too, the gate lets a planner walk the published
+        # episodes newest first, rather than sort every match (SQLite, for the overdue
+        # predictions at a million claims: 161 -> 60 ms). Counting needs no episode.
+        claims = self._matching(ranked=ordering == Ordering.RELEVANCE).filter(
+            Episode.public_q(prefix="episode__")
+        )
         if ordering == Ordering.RELEVANCE:
             return claims.order_by(
                 "-in_excerpt", "-rank", "-episode__air_date", "episode_id", "number"

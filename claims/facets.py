@@ -31,7 +31,7 @@ from claims.models import Attribution, Claim, ClaimLink, ClaimType, Topic
 from claims.pagination import Exactly, capped
 from claims.predictions import due_q
 from claims.querysets import public_q
-from episodes.models import Podcast, Speaker
+from episodes.models import Episode, Podcast, Speaker
 
 
 @dataclass(frozen=True)
@@ -51,6 +51,9 @@ class Facet:
     # names the record). Joined to the sample, not to the matches, so that a claim
     # with two topics is still one match and one of each other facet's counts.
     through: tuple | None = None
+    # The column names a record of another table, whose field (model, field name) is
+    # the value: looked up for the sample's claims only, not joined to every match.
+    by_way_of: tuple | None = None
 
     def expression(self):
         return self.column() if callable(self.column) else F(self.column)
@@ -85,7 +88,9 @@ def contradictions_in_sample():
 FACETS = {
     "type": Facet("type"),
     "speaker": Facet("speaker_id", Speaker, condition=("attribution", Attribution.IDENTIFIED)),
-    "podcast": Facet("episode__podcast_id", Podcast),
+    # By way of the episode: the public gate is read on the claims table (public_q), so a
+    # search's matches need no episode; only the sample's thousand are looked up.
+    "podcast": Facet("episode_id", Podcast, by_way_of=(Episode, "podcast")),
     "attribution": Facet("attribution"),
     "resolution": Facet("resolution", condition=PREDICTIONS_ONLY),
     "due": Facet(due_from_today, condition=PREDICTIONS_ONLY),
@@ -221,6 +226,8 @@ def _facets_sql(connection, names, sample):
             where += f" AND c_{column} = %s"
             params.append(value)
         grouped = f"SELECT c_{name} AS value, COUNT(*) AS n FROM sample{where} GROUP BY c_{name}"
+        if facet.by_way_of:
+            grouped = _by_way_of_sql(connection, name, where, *facet.by_way_of)
         if facet.through:
             grouped = _through_sql(connection, *facet.through)
         if facet.labelled_by:
@@ -236,6 +243,27 @@ def _facets_sql(connection, names, sample):
         " UNION ALL ".join(parts)
     )
     return sql, params
+
+
+def _by_way_of_sql(connection, name, where, model, field_name):
+    """Each value's count among the sample's claims, read from the record each names.
+
+    They are looked up claim by claim: joined plainly, either planner read every episode
+    in the ledger to find the sample's. SQLite keeps a CROSS JOIN's tables in order;
+    PostgreSQL takes OFFSET 0 as a fence, as in _through_sql.
+    """
+    table = connection.ops.quote_name(model._meta.db_table)
+    value = connection.ops.quote_name(model._meta.get_field(field_name).column)
+    if connection.vendor == "postgresql":
+        way = (
+            f"CROSS JOIN LATERAL (SELECT {value} FROM {table} "
+            f"WHERE id = sample.c_{name} OFFSET 0) AS way"
+        )
+    else:
+        way = f"CROSS JOIN {table} AS way ON way.id = sample.c_{name}"
+    return (
+        f"SELECT way.{value} AS value, COUNT(*) AS n FROM sample {way}{where} GROUP BY way.{value}"
+    )
 
 
 def _through_sql(connection, through, field_name):

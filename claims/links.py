@@ -12,7 +12,7 @@ from django.db.models import Case, F, Q, When
 from django.db.models.functions import Greatest, Least
 
 from claims.choices import INVERSE_WORDING, Relation
-from claims.querysets import public_q
+from claims.querysets import GATE, public_q
 from ledger.models import RecordQuerySet
 
 # Relations by which a speaker's later claim tells how their position moved.
@@ -26,7 +26,9 @@ _SIDES = ("from_claim", "to_claim")
 # index alone.
 CLAIM_INDEXES_FOR_LINKS = [
     models.Index(
-        fields=("speaker", "id"), condition=Q(status="published"), name="claim_published_speaker"
+        fields=("speaker", "id", *GATE),
+        condition=Q(status="published"),
+        name="claim_published_speaker",
     ),
 ]
 

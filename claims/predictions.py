@@ -161,6 +161,9 @@ PREDICTION_CONSTRAINTS = [
     ),
 ]
 
+# claims.querysets.GATE, which this module is imported before.
+PUBLIC_GATE = "episode_published"
+
 PREDICTION_INDEXES = [
     # Open public predictions by horizon: /predictions/'s sections and the admin's
     # queue, and the claims browser's ?due= pass, which finds every column it counts
@@ -177,6 +180,7 @@ PREDICTION_INDEXES = [
             "type",
             "resolution",
             "status",
+            PUBLIC_GATE,
         ),
         condition=Q(status="published", type=ClaimType.PREDICTION, resolution=Resolution.OPEN),
         name="claim_published_prediction",
@@ -195,12 +199,13 @@ PREDICTION_INDEXES = [
             "attribution",
             "speaker",
             "episode",
+            PUBLIC_GATE,
         ),
         name="claim_status_type",
     ),
     # /predictions/'s latest resolved of each outcome: read 20 rows down, not ranked in full.
     models.Index(
-        fields=("resolution", "-resolved_on", "-id"),
+        fields=("resolution", "-resolved_on", "-id", PUBLIC_GATE),
         condition=Q(status="published", type=ClaimType.PREDICTION),
         name="claim_published_resolved",
     ),
@@ -208,13 +213,13 @@ PREDICTION_INDEXES = [
     # predictions only: through their other indexes, every one of a prolific speaker's
     # claims was read for its type (24-53 ms for 32,000 claims at a million).
     models.Index(
-        fields=("speaker", "resolution", "episode"),
+        fields=("speaker", "resolution", "episode", PUBLIC_GATE),
         condition=Q(status="published", type=ClaimType.PREDICTION),
         name="claim_speaker_outcomes",
     ),
     # A speaker's track record: their latest resolved predictions, 50 rows read down.
     models.Index(
-        fields=("speaker", "-resolved_on", "-id"),
+        fields=("speaker", "-resolved_on", "-id", PUBLIC_GATE),
         condition=Q(status="published", type=ClaimType.PREDICTION) & ~Q(resolution="open"),
         name="claim_speaker_resolved",
     ),

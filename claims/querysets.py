@@ -36,12 +36,19 @@ def on_record_q(prefix: str = "") -> Q:
     )
 
 
+# Trails the indexes that public listings and counts read (claims.models,
+# claims.predictions, claims.links), so that the gate's check of the episode is made
+# in the index, not in a claims row each: 76 -> 127 ms for the claims browser's page
+# of overdue predictions at a million claims without it.
+GATE = ("episode_published",)
+
+
 # On the claims table (Claim.Meta.indexes): a speaker's public record in page order
 # (newest_first_kept), so that a page reads its own 50 entries. Sorting all of a
 # prolific speaker's 32,000 claims for each page cost 150 ms at a million.
 SPEAKER_RECORD_INDEXES = [
     models.Index(
-        fields=("speaker", "-air_date", "episode", "number"),
+        fields=("speaker", "-air_date", "episode", "number", *GATE),
         condition=Q(status="published"),
         name="claim_speaker_record",
     ),

@@ -120,9 +120,7 @@ def true_counts():
     )
     speakers = {}
     for speaker in Speaker.objects.order_by("pk"):
-        mix = Counter(
-            truly_public.filter(speaker=speaker).values_list("type", flat=True)
-        )
+        mix = Counter(truly_public.filter(speaker=speaker).values_list("type", flat=True))
         appeared = Appearance.objects.filter(speaker=speaker, episode__status=Status.PUBLISHED)
         claimed = truly_public.filter(speaker=speaker)
         episodes_on_record = {*appeared.values_list("episode", flat=True)} | {
@@ -700,9 +698,7 @@ def test_recount_puts_back_a_claims_air_date_that_drifted(capsys):
 def test_recount_puts_back_whether_a_claims_episode_is_published(capsys, episode_status):
     claim = make_claim(episode=make_episode(status=episode_status))
     make_claim()  # true already: not counted as repaired
-    Claim.objects.filter(pk=claim.pk).update(
-        episode_published=episode_status != Status.PUBLISHED
-    )
+    Claim.objects.filter(pk=claim.pk).update(episode_published=episode_status != Status.PUBLISHED)
 
     call_command("recount")
 
