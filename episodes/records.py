@@ -2,7 +2,7 @@
 
 from functools import lru_cache
 
-from django.db import models
+from django.db import models, transaction
 from django.urls import get_resolver, get_script_prefix, get_urlconf, reverse
 
 
@@ -45,7 +45,10 @@ class RemembersLoadedValues(models.Model):
         abstract = True
 
     def save(self, *args, **kwargs):
-        super().save(*args, **kwargs)
+        # In one transaction with what its post_save receivers keep in step: a claim's
+        # copy of its episode's status is the public gate, so it never lags the episode.
+        with transaction.atomic(using=kwargs.get("using")):
+            super().save(*args, **kwargs)
         self.remember_values()
 
     @classmethod

@@ -2,6 +2,7 @@
 
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path
@@ -55,13 +56,19 @@ class EpisodeWithClaimsAdmin(EpisodeAdmin):
     # The episodes app's actions, then the public counts they move.
     @admin.action(description=EpisodeAdmin.publish.short_description, permissions=("change",))
     def publish(self, request, queryset):
-        super().publish(request, queryset)
-        episodes_changed_status(queryset.values_list("pk", flat=True))
+        # One transaction: the claims' copies of the status are the public gate. The ids
+        # are read first: a changelist filtered by status no longer holds them after.
+        with transaction.atomic():
+            episode_ids = list(queryset.values_list("pk", flat=True))
+            super().publish(request, queryset)
+            episodes_changed_status(episode_ids)
 
     @admin.action(description=EpisodeAdmin.unpublish.short_description, permissions=("change",))
     def unpublish(self, request, queryset):
-        super().unpublish(request, queryset)
-        episodes_changed_status(queryset.values_list("pk", flat=True))
+        with transaction.atomic():
+            episode_ids = list(queryset.values_list("pk", flat=True))
+            super().unpublish(request, queryset)
+            episodes_changed_status(episode_ids)
 
     def get_urls(self):
         return [

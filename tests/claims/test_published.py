@@ -1,9 +1,12 @@
 """Claim.objects.published(): the one gate between the ledger and the public."""
 
+from unittest.mock import patch
+
 import pytest
+from django.db import DatabaseError
 
 from claims.models import Claim, ClaimType
-from episodes.models import Status
+from episodes.models import Episode, Status
 from tests.factories import make_claim, make_episode
 
 pytestmark = pytest.mark.django_db
@@ -67,6 +70,56 @@ def test_the_admins_episode_actions_move_their_claims_in_and_out(
     assert admin_client.get(claim.get_absolute_url()).status_code == (
         200 if after == Status.PUBLISHED else 404
     )
+
+
+@pytest.mark.parametrize(
+    "action, before", [("unpublish", Status.PUBLISHED), ("publish", Status.DRAFT)]
+)
+def test_an_episode_action_from_a_changelist_filtered_by_status_moves_its_claims(
+    admin_client, action, before
+):
+    # The filter no longer holds the episodes once the action has changed them.
+    claim = make_claim(make_episode(status=before))
+
+    admin_client.post(
+        f"/admin/episodes/episode/?status__exact={before}",
+        {"action": action, "_selected_action": [claim.episode_id]},
+    )
+
+    claim.refresh_from_db()
+    assert claim.episode_published is (before == Status.DRAFT)
+    assert Claim.objects.published().exists() is (before == Status.DRAFT)
+
+
+def test_an_unpublish_that_fails_part_way_leaves_the_episode_and_its_claims_public():
+    claim = make_claim()
+    episode = claim.episode
+    episode.status = Status.DRAFT
+
+    with (
+        patch("claims.counters.recount_speakers", side_effect=DatabaseError("gone")),
+        pytest.raises(DatabaseError),
+    ):
+        episode.save()
+
+    assert Episode.objects.get(pk=episode.pk).status == Status.PUBLISHED
+    assert list(Claim.objects.published()) == [claim]
+
+
+def test_an_unpublish_action_that_fails_part_way_changes_nothing(admin_client):
+    claim = make_claim()
+
+    with (
+        patch("claims.counters.recount_speakers", side_effect=DatabaseError("gone")),
+        pytest.raises(DatabaseError),
+    ):
+        admin_client.post(
+            "/admin/episodes/episode/",
+            {"action": "unpublish", "_selected_action": [claim.episode_id]},
+        )
+
+    assert Episode.objects.get(pk=claim.episode_id).status == Status.PUBLISHED
+    assert list(Claim.objects.published()) == [claim]
 
 
 def test_a_draft_claim_moved_to_a_published_episode_is_still_no_public_claim():
