@@ -246,41 +246,35 @@ def _facets_sql(connection, names, sample):
 
 
 def _by_way_of_sql(connection, name, where, model, field_name):
-    """Each value's count among the sample's claims, read from the record each names.
-
-    They are looked up claim by claim: joined plainly, either planner read every episode
-    in the ledger to find the sample's. SQLite keeps a CROSS JOIN's tables in order;
-    PostgreSQL takes OFFSET 0 as a fence, as in _through_sql.
-    """
+    """Each value's count among the sample's claims, read from the record each names."""
     table = connection.ops.quote_name(model._meta.db_table)
     value = connection.ops.quote_name(model._meta.get_field(field_name).column)
-    if connection.vendor == "postgresql":
-        way = (
-            f"CROSS JOIN LATERAL (SELECT {value} FROM {table} "
-            f"WHERE id = sample.c_{name} OFFSET 0) AS way"
-        )
-    else:
-        way = f"CROSS JOIN {table} AS way ON way.id = sample.c_{name}"
+    way = _looked_up_per_claim(connection, table, "id", f"c_{name}", value, "way")
     return (
         f"SELECT way.{value} AS value, COUNT(*) AS n FROM sample {way}{where} GROUP BY way.{value}"
     )
 
 
 def _through_sql(connection, through, field_name):
-    """Each record's count among the sample's claims, through a many-to-many table.
-
-    On PostgreSQL the links are looked up claim by claim: joined plainly, the planner
-    read every link in the ledger (535,000 at a million claims) to find the sample's
-    few thousand. OFFSET 0 keeps it from turning the lookup back into that join.
-    """
+    """Each record's count among the sample's claims, through a many-to-many table."""
     table = connection.ops.quote_name(through._meta.db_table)
     claim = connection.ops.quote_name(through._meta.get_field("claim").column)
     value = connection.ops.quote_name(through._meta.get_field(field_name).column)
-    if connection.vendor == "postgresql":
-        links = (
-            f"CROSS JOIN LATERAL (SELECT {value} FROM {table} "
-            f"WHERE {claim} = sample.c_pk OFFSET 0) AS link"
-        )
-    else:
-        links = f"JOIN {table} AS link ON link.{claim} = sample.c_pk"
+    links = _looked_up_per_claim(connection, table, claim, "c_pk", value, "link")
     return f"SELECT link.{value} AS value, COUNT(*) AS n FROM sample {links} GROUP BY link.{value}"
+
+
+def _looked_up_per_claim(connection, table, key, sample_column, value, alias):
+    """`table` joined to the sample on `key` = sample.`sample_column`, a claim at a time.
+
+    Joined plainly, a planner read the whole table to find the sample's thousand rows:
+    PostgreSQL every topic link in the ledger (535,000 at a million claims), either
+    database every episode. SQLite keeps a CROSS JOIN's tables in the order written; on
+    PostgreSQL, OFFSET 0 keeps the lateral lookup from being turned back into that join.
+    """
+    if connection.vendor == "postgresql":
+        return (
+            f"CROSS JOIN LATERAL (SELECT {value} FROM {table} "
+            f"WHERE {key} = sample.{sample_column} OFFSET 0) AS {alias}"
+        )
+    return f"CROSS JOIN {table} AS {alias} ON {alias}.{key} = sample.{sample_column}"
