@@ -11,8 +11,8 @@ from django.db import models
 from django.db.models import Case, F, Q, When
 from django.db.models.functions import Greatest, Least
 
-from claims.choices import INVERSE_WORDING, Relation
-from claims.querysets import GATE, public_q
+from claims.choices import GATE, INVERSE_WORDING, Relation
+from claims.querysets import public_q
 from ledger.models import RecordQuerySet
 
 # Relations by which a speaker's later claim tells how their position moved.

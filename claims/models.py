@@ -9,6 +9,7 @@ from django.utils.text import Truncator
 from claims import moments, predictions, timing, verbatim
 from claims.choices import (
     DEFAULT_UNRESOLVED_LABEL,
+    GATE,
     UNVERIFIED,
     Attribution,
     ClaimStatus,
@@ -19,7 +20,7 @@ from claims.history import DERIVED_FIELDS, ClaimChange, ClaimRevision, PublicHis
 from claims.links import CLAIM_INDEXES_FOR_LINKS, ClaimLink
 from claims.pending import PendingImport
 from claims.prediction_counts import PredictionCount
-from claims.querysets import GATE, SPEAKER_RECORD_INDEXES, ClaimQuerySet, public_q
+from claims.querysets import SPEAKER_RECORD_INDEXES, ClaimQuerySet, public_q
 from claims.references import ClaimReference, Reference, ReferenceKind, Role
 from claims.reports import Report, ReportKind, ReportStatus
 from claims.topics import Topic
@@ -201,9 +202,8 @@ class Claim(predictions.PredictionFields, PublicHistory, models.Model):
             *predictions.PREDICTION_CONSTRAINTS,
         ]
         indexes = [
-            # A speaker's public record: their claims, newest episodes first; with the
-            # episode, it also recounts a speaker's claims (claims.counters) without
-            # reading the claims table.
+            # A speaker's public record, newest episodes first; it also recounts a
+            # speaker's claims (claims.counters) without reading the claims table.
             models.Index(
                 fields=("speaker", "status", "episode", *GATE), name="claim_speaker_status_episode"
             ),

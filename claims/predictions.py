@@ -21,7 +21,7 @@ from django.db.models import F, Func, Q, Value
 from django.db.models.functions import Length
 from django.utils import timezone
 
-from claims.choices import ClaimType, Due, HorizonPrecision, Resolution
+from claims.choices import GATE, ClaimType, Due, HorizonPrecision, Resolution
 from episodes.web import validate_web_url, web_url_or_blank
 
 # A prediction's horizon and outcome, as a claim's history tracks them (claims.history).
@@ -161,9 +161,6 @@ PREDICTION_CONSTRAINTS = [
     ),
 ]
 
-# claims.querysets.GATE, which this module is imported before.
-PUBLIC_GATE = "episode_published"
-
 PREDICTION_INDEXES = [
     # Open public predictions by horizon: /predictions/'s sections and the admin's
     # queue, and the claims browser's ?due= pass, which finds every column it counts
@@ -180,7 +177,7 @@ PREDICTION_INDEXES = [
             "type",
             "resolution",
             "status",
-            PUBLIC_GATE,
+            *GATE,
         ),
         condition=Q(status="published", type=ClaimType.PREDICTION, resolution=Resolution.OPEN),
         name="claim_published_prediction",
@@ -199,13 +196,13 @@ PREDICTION_INDEXES = [
             "attribution",
             "speaker",
             "episode",
-            PUBLIC_GATE,
+            *GATE,
         ),
         name="claim_status_type",
     ),
     # /predictions/'s latest resolved of each outcome: read 20 rows down, not ranked in full.
     models.Index(
-        fields=("resolution", "-resolved_on", "-id", PUBLIC_GATE),
+        fields=("resolution", "-resolved_on", "-id", *GATE),
         condition=Q(status="published", type=ClaimType.PREDICTION),
         name="claim_published_resolved",
     ),
@@ -213,13 +210,13 @@ PREDICTION_INDEXES = [
     # predictions only: through their other indexes, every one of a prolific speaker's
     # claims was read for its type (24-53 ms for 32,000 claims at a million).
     models.Index(
-        fields=("speaker", "resolution", "episode", PUBLIC_GATE),
+        fields=("speaker", "resolution", "episode", *GATE),
         condition=Q(status="published", type=ClaimType.PREDICTION),
         name="claim_speaker_outcomes",
     ),
     # A speaker's track record: their latest resolved predictions, 50 rows read down.
     models.Index(
-        fields=("speaker", "-resolved_on", "-id", PUBLIC_GATE),
+        fields=("speaker", "-resolved_on", "-id", *GATE),
         condition=Q(status="published", type=ClaimType.PREDICTION) & ~Q(resolution="open"),
         name="claim_speaker_resolved",
     ),

@@ -56,18 +56,19 @@ class EpisodeWithClaimsAdmin(EpisodeAdmin):
     # The episodes app's actions, then the public counts they move.
     @admin.action(description=EpisodeAdmin.publish.short_description, permissions=("change",))
     def publish(self, request, queryset):
+        self._change_status(super().publish, request, queryset)
+
+    @admin.action(description=EpisodeAdmin.unpublish.short_description, permissions=("change",))
+    def unpublish(self, request, queryset):
+        self._change_status(super().unpublish, request, queryset)
+
+    @staticmethod
+    def _change_status(action, request, queryset):
         # One transaction: the claims' copies of the status are the public gate. The ids
         # are read first: a changelist filtered by status no longer holds them after.
         with transaction.atomic():
             episode_ids = list(queryset.values_list("pk", flat=True))
-            super().publish(request, queryset)
-            episodes_changed_status(episode_ids)
-
-    @admin.action(description=EpisodeAdmin.unpublish.short_description, permissions=("change",))
-    def unpublish(self, request, queryset):
-        with transaction.atomic():
-            episode_ids = list(queryset.values_list("pk", flat=True))
-            super().unpublish(request, queryset)
+            action(request, queryset)
             episodes_changed_status(episode_ids)
 
     def get_urls(self):
