@@ -39,7 +39,7 @@ class ClaimSearch:
     per_page = 20
     # Speakers, podcasts and topics: the ones with the most matches (and the chosen one).
     facet_size = 12
-    # Facets count at most this many claims, the most recently added: see claims/facets.py.
+    # Facets count at most this many claims, the newest: see claims/facets.py.
     facet_sample = 1_000
     matching_records = 5
 
@@ -98,6 +98,14 @@ class ClaimSearch:
             for name in ("speaker", "podcast", "topic")
         }
         return self._tally.for_template(self.chosen.get("type") or [], chosen, self.facet_size)
+
+    @property
+    def samples_by_air_date(self) -> bool:
+        """Whether the count and the facets' sample take the matches most recently aired
+        first rather than most recently added (claims/facets.py): for a range of air
+        dates without search text, whose matches the full-text index doesn't order."""
+        dates = self.chosen.get("aired_from") or self.chosen.get("aired_to")
+        return bool(dates) and not self.chosen.get("q")
 
     @property
     def _ranking_asked(self) -> bool:

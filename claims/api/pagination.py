@@ -119,7 +119,8 @@ FACETS_SCHEMA = {
     "description": "As in the claims browser's sidebar: the claims each choice would show "
     f"(of speakers, podcasts and topics, the {ClaimSearch.facet_size} with the most claims "
     "and the chosen one). `sampled`: counted among the "
-    f"{ClaimSearch.facet_sample} most recently added matches.",
+    f"{ClaimSearch.facet_sample} newest matches: the most recently added, or with "
+    "`aired_from` or `aired_to` and no `q`, the most recently aired.",
     "required": [
         "sampled",
         "type",

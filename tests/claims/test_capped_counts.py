@@ -133,6 +133,44 @@ def test_facets_past_the_sample_size_count_the_latest_claims_and_say_so(client, 
     assert re.search(r'evaluation <span class="facet-count">4</span>', html)
 
 
+@pytest.fixture
+def added_before_older_episodes(db):
+    """Seven claims added in the reverse of their episodes' order: the newest aired
+    first. The four newest aired are predictions, the three oldest evaluations."""
+    return [
+        make_claim(
+            make_episode(air_date=f"2026-02-0{day}"),
+            type="prediction" if day > 3 else "evaluation",
+            excerpt=f"Rates moved on day {day}.",
+        )
+        for day in range(7, 0, -1)
+    ]
+
+
+def test_facets_within_a_range_of_air_dates_count_the_latest_aired(
+    client, added_before_older_episodes, cap
+):
+    response = client.get(URL, {"aired_from": "2026-02-01"})
+    html = response.content.decode()
+
+    assert ledger_count(response) == "5+"
+    assert "Counts among the 4 most recently aired matching claims." in html
+    # By id, the sample would be the three evaluations and the oldest prediction.
+    assert re.search(r'prediction <span class="facet-count">4</span>', html)
+    assert 'value="evaluation"' not in html
+
+
+def test_a_search_within_a_range_of_air_dates_counts_the_latest_added(
+    client, added_before_older_episodes, cap
+):
+    response = client.get(URL, {"q": "rates", "aired_from": "2026-02-01"})
+    html = response.content.decode()
+
+    assert "Counts among the 4 most recently added matching claims." in html
+    assert re.search(r'evaluation <span class="facet-count">3</span>', html)
+    assert re.search(r'prediction <span class="facet-count">1</span>', html)
+
+
 def test_a_speaker_facet_in_use_counts_what_choosing_the_speaker_shows(client, seven_claims, cap):
     # The two newest claims are unresolved voices: a sample of the four newest claims
     # would hold only two of Ada's three claims since the 5th.
