@@ -111,8 +111,6 @@ class Tally:
     facets: dict = field(default_factory=dict)
     # True when some facet counted a sample rather than every match
     sampled: bool = False
-    # Whether the newest are the most recently aired, not the most recently added
-    by_air_date: bool = False
 
     def for_template(self, chosen_types, chosen_records, size):
         """Types as (type, count, chosen) in the order types are defined, with every
@@ -122,7 +120,6 @@ class Tally:
         by_type = {row[0]: row[-1] for row in self.facets["type"]}
         return {
             "sampled": self.sampled,
-            "sampled_by_air_date": self.by_air_date,
             "type": [
                 (choice, by_type.get(choice, 0), choice in chosen_types)
                 for choice in ClaimType.values
@@ -159,8 +156,8 @@ def tally(search, cap, sample, known_count=None):
     """
     chosen = search.chosen
     in_use = [name for name in FACETS if chosen.get(name)]
-    result = Tally(by_air_date=search.samples_by_air_date)
-    newest = _newest_aired if result.by_air_date else _newest_added
+    result = Tally()
+    newest = _newest_aired if search.samples_by_air_date else _newest_added
     names = [name for name in FACETS if name not in in_use]
     if known_count is None:
         count, result.facets = _pass(newest(search.without(None)), names, cap + 1, sample)

@@ -117,7 +117,6 @@ def test_facets_count_exactly_what_each_choice_shows(ledger):
 
     assert found.facets == {
         "sampled": False,
-        "sampled_by_air_date": False,
         # Every type the other filters allow, the chosen one marked.
         "type": [
             (ClaimType.BELIEF, 1, False),
