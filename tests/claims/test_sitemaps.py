@@ -238,6 +238,21 @@ def test_each_address_carries_the_day_of_its_last_change(client, ledger):
     assert response["X-Robots-Tag"] == "noindex, noodp, noarchive"
 
 
+def test_the_day_of_a_change_is_the_day_in_utc_whatever_the_site_time_zone(
+    client, ledger, settings
+):
+    settings.TIME_ZONE = "Pacific/Auckland"  # already 5 March there
+    late = datetime.datetime(2025, 3, 4, 23, 30, tzinfo=datetime.UTC)
+    Claim.objects.update(updated_at=late)
+    Claim.objects.filter(pk=ledger[3].pk).update(
+        updated_at=datetime.datetime(2025, 3, 4, 0, 0, 0, 1, tzinfo=datetime.UTC)
+    )
+
+    urlset = valid_xml(client.get("/sitemap-claims.xml"))
+
+    assert urlset.xpath("//s:url/s:lastmod/text()", namespaces=NS) == ["2025-03-04"] * 2
+
+
 @pytest.mark.parametrize("query", ["?p=2", "?p=0", "?p=two", "?p=%00"])
 def test_a_page_past_the_end_or_not_a_number_is_not_found(client, ledger, query):
     assert client.get(f"/sitemap-claims.xml{query}").status_code == 404
