@@ -176,10 +176,13 @@ def database(url):
         # memory or on SSD: PostgreSQL's default of 4 assumes a spinning disk, and at a
         # million claims made a search for a rare word hash all 26,000 published
         # episodes (13 ms) to join 659 matches, not look each one up (3 ms).
+        # A parallel worker is worth starting for a statement that reads much, not for
+        # one a page asks: a rare word's 700 matches waited 5 ms in a Gather Merge for a
+        # worker that had less than a millisecond's work (docs/performance.md).
         options.setdefault(
             "options",
             f"-c statement_timeout={DATABASE_STATEMENT_TIMEOUT}s -c jit=off"
-            f" -c random_page_cost={DATABASE_RANDOM_PAGE_COST}",
+            f" -c random_page_cost={DATABASE_RANDOM_PAGE_COST} -c parallel_setup_cost=10000",
         )
     return config
 

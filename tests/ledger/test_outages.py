@@ -122,6 +122,8 @@ def test_database_statements_and_lock_waits_are_time_limited(db):
         ("jit", "off"),
         # The planner costs a random read as data in memory or on SSD.
         ("random_page_cost", "1.1"),
+        # Parallel workers only for statements that read much.
+        ("parallel_setup_cost", "10000"),
     ],
 )
 def test_postgresql_connections_carry_the_ledgers_planner_settings(db, setting, value):
