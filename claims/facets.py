@@ -13,7 +13,9 @@ The counting pass reads at most cap + 1 matches, the newest first, and every pas
 counts facets among the `sample` newest: below that every match is counted and the
 figures are exact; above it the page says they are a sample. A pass with nothing to
 count (a facet in use, or the whole ledger, whose count is kept: claims.counters)
-reads only its sample.
+reads only its sample. Without search text the count is taken apart from the sample,
+in no order: an index then answers it without reading the claims, and the sample reads
+only its own rows, in the order an index hands them over.
 
 Newest means most recently added (the highest ids), which the full-text index and the
 claims table hand over in that order; but with a range of air dates and no search
@@ -160,7 +162,10 @@ def tally(search, cap, sample, known_count=None):
     newest = _newest_aired if search.samples_by_air_date else _newest_added
     names = [name for name in FACETS if name not in in_use]
     if known_count is None:
-        count, result.facets = _pass(newest(search.without(None)), names, cap + 1, sample)
+        count_apart = not chosen.get("q")
+        count, result.facets = _pass(
+            newest(search.without(None)), names, cap + 1, sample, count_apart
+        )
     else:
         _, result.facets = _pass(newest(search.without(None)), names, sample + 1, sample)
         count = known_count
@@ -195,7 +200,7 @@ def _newest_aired(claims):
     return claims, columns, "c_aired DESC, c_episode, c_number"
 
 
-def _pass(newest, names, limit, sample):
+def _pass(newest, names, limit, sample, count_apart=False):
     """(matches up to `limit`, {facet: rows}) for `newest`: claims, newest first, with
     the columns that order them and that order (from _newest_added or _newest_aired),
     in one query.
@@ -203,6 +208,13 @@ def _pass(newest, names, limit, sample):
     Built as plain SQL around the ORM's query: the facets share one sample
     (a CTE, read once), which the ORM can't express, and the SQLite search's
     FTS join can't be nested in an `IN (…)` either.
+
+    The sample is the first of the matches, unless `count_apart`: then the matches are
+    only counted, in any order, and the sample is its own walk of the newest. At a
+    million claims, the filtered browser's count took 12 ms from an index where
+    reading its 10,001 claims in order took 25 ms (PostgreSQL). A search's matches
+    come in no such order from PostgreSQL's full-text index: read twice, a phrase
+    would cost twice.
     """
     claims, order_columns, order = newest
     connection = connections[claims.db]
@@ -214,14 +226,24 @@ def _pass(newest, names, limit, sample):
         columns[f"c_{name}"] = FACETS[name].expression()
         if FACETS[name].condition:
             columns[f"c_{FACETS[name].condition[0]}"] = F(FACETS[name].condition[0])
-    matches = claims.values(**columns)[:limit]
     try:
-        matches_sql, params = matches.query.sql_with_params()
+        if count_apart:
+            matches_sql, params = (
+                claims.order_by().values(one=Value(1))[:limit].query.sql_with_params()
+            )
+            sample_sql, sample_params = claims.values(**columns)[:sample].query.sql_with_params()
+            params += sample_params
+        else:
+            matches_sql, params = claims.values(**columns)[:limit].query.sql_with_params()
+            sample_sql = f"SELECT * FROM matches ORDER BY {order} LIMIT {int(sample)}"
     except EmptyResultSet:  # .none(), e.g. a search of stop words only
         return 0, empty
-    sql, facet_params = _facets_sql(connection, names, sample, order)
+    sql, facet_params = _facets_sql(connection, names)
     with connection.cursor() as cursor:
-        cursor.execute(f"WITH matches AS ({matches_sql}), {sql}", [*params, *facet_params])
+        cursor.execute(
+            f"WITH matches AS ({matches_sql}), sample AS ({sample_sql}) {sql}",
+            [*params, *facet_params],
+        )
         rows = cursor.fetchall()
     facets, count = empty, 0
     for name, value, label, n in rows:
@@ -234,9 +256,9 @@ def _pass(newest, names, limit, sample):
     return count, facets
 
 
-def _facets_sql(connection, names, sample, order):
-    """The SQL after the matches' CTE: the sample (the first of the matches in `order`),
-    each facet's counts and the matches' count."""
+def _facets_sql(connection, names):
+    """The SQL after the matches' and the sample's CTEs: each facet's counts among the
+    sample and the matches' count."""
     params, parts = [], []
     for name in names:
         facet, where = FACETS[name], f" WHERE c_{name} IS NOT NULL"
@@ -266,10 +288,7 @@ def _facets_sql(connection, names, sample, order):
         else:
             parts.append(f"SELECT '{name}', value, NULL, n FROM ({grouped}) AS grouped")
     parts.append("SELECT 'matches', NULL, NULL, COUNT(*) FROM matches")
-    sql = f"sample AS (SELECT * FROM matches ORDER BY {order} LIMIT {int(sample)}) " + (
-        " UNION ALL ".join(parts)
-    )
-    return sql, params
+    return " UNION ALL ".join(parts), params
 
 
 def _by_way_of_sql(connection, name, where, model, field_name):
