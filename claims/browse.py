@@ -145,6 +145,11 @@ class ClaimSearch:
             )
         if ordering == Ordering.OLDEST:
             return claims.order_by("episode__air_date", "episode_id", "number")
+        if self.chosen.get("speaker"):
+            # One speaker's claims, read in this order from their own index: SQLite
+            # sorted all 34,000 of a busy speaker's claims by their episodes' dates
+            # (243 -> 40 ms at a million claims).
+            return claims.newest_first_kept()
         return claims.newest_first()
 
     def page(self, number: int | str | None = None, per_page: int | None = None) -> Page:

@@ -4,10 +4,13 @@ import re
 from html import unescape
 
 import pytest
+from django.http import QueryDict
 from django.urls import reverse
 
+from claims.browse import ClaimSearch
 from claims.models import Attribution, ClaimType
 from episodes.models import Status
+from tests.claims.plans import plan
 from tests.factories import make_claim, make_episode, make_podcast, make_speaker
 
 URL = reverse("claims:claim_list")
@@ -80,6 +83,24 @@ def test_filter_by_speaker_slug(client, ledger):
     response = client.get(URL, {"speaker": "ada-example"})
     assert shown_count(response) == 2
     assert "by Ada Example" in response.content.decode()
+
+
+def test_a_speakers_claims_are_listed_newest_episode_first(client, ledger):
+    make_claim(ledger["other"], ledger["ada"], number=3)
+
+    response = client.get(URL, {"speaker": "ada-example"})
+
+    assert numbers_shown(response) == ["03", "01", "02"]
+
+
+def test_a_speakers_page_of_claims_is_read_in_order_from_their_index(ledger):
+    search = ClaimSearch(QueryDict("speaker=ada-example"))
+
+    page = plan(search.ordered()[: search.per_page])
+
+    # Not every claim of a busy speaker, sorted by their episodes' dates.
+    assert "claim_speaker_record" in page
+    assert "TEMP B-TREE" not in page and "Sort" not in page
 
 
 def test_filter_by_unresolved_attribution(client, ledger):
