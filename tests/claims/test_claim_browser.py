@@ -93,13 +93,21 @@ def test_a_speakers_claims_are_listed_newest_episode_first(client, ledger):
     assert numbers_shown(response) == ["03", "01", "02"]
 
 
-def test_a_speakers_page_of_claims_is_read_in_order_from_their_index(ledger):
-    search = ClaimSearch(QueryDict("speaker=ada-example"))
+@pytest.mark.parametrize(
+    "query, index",
+    [
+        ("speaker=ada-example", "claim_speaker_record"),
+        # A link of the speaker's claim mix, on their page.
+        ("speaker=ada-example&type=prediction", "claim_speaker_type_record"),
+    ],
+)
+def test_a_speakers_page_of_claims_is_read_in_order_from_their_index(ledger, query, index):
+    search = ClaimSearch(QueryDict(query))
 
     page = plan(search.ordered()[: search.per_page])
 
     # Not every claim of a busy speaker, sorted by their episodes' dates.
-    assert "claim_speaker_record" in page
+    assert index in page
     assert "TEMP B-TREE" not in page and "Sort" not in page
 
 
