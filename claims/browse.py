@@ -102,10 +102,15 @@ class ClaimSearch:
     @property
     def samples_by_air_date(self) -> bool:
         """Whether the count and the facets' sample take the matches most recently aired
-        first rather than most recently added (claims/facets.py): for a range of air
-        dates without search text, whose matches the full-text index doesn't order."""
-        dates = self.chosen.get("aired_from") or self.chosen.get("aired_to")
-        return bool(dates) and not self.chosen.get("q")
+        first rather than most recently added (claims/facets.py): without search text,
+        whose matches the full-text index doesn't order, for what narrows the episodes:
+        a range of air dates, or a podcast, whose episodes an index walks newest first
+        (SQLite sorted all of the biggest show's claims by id: 182 -> 20 ms)."""
+        chosen = self.chosen
+        narrows_episodes = (
+            chosen.get("aired_from") or chosen.get("aired_to") or chosen.get("podcast")
+        )
+        return bool(narrows_episodes) and not chosen.get("q")
 
     @property
     def _ranking_asked(self) -> bool:

@@ -18,9 +18,10 @@ in no order: an index then answers it without reading the claims, and the sample
 only its own rows, in the order an index hands them over.
 
 Newest means most recently added (the highest ids), which the full-text index and the
-claims table hand over in that order; but with a range of air dates and no search
-text, most recently aired, so that the walk stays inside the range: walked by id, the
-claims aired in 2020 lay behind half a million others (PostgreSQL, 373 ms).
+claims table hand over in that order; but with a range of air dates or a podcast and
+no search text, most recently aired, so that the walk stays inside the range or the
+show's episodes: walked by id, the claims aired in 2020 lay behind half a million
+others (PostgreSQL, 373 ms).
 """
 
 from collections.abc import Callable

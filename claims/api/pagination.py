@@ -120,7 +120,7 @@ FACETS_SCHEMA = {
     f"(of speakers, podcasts and topics, the {ClaimSearch.facet_size} with the most claims "
     "and the chosen one). `sampled`: counted among the "
     f"{ClaimSearch.facet_sample} newest matches: the most recently added, or with "
-    "`aired_from` or `aired_to` and no `q`, the most recently aired.",
+    "`aired_from`, `aired_to` or `podcast` and no `q`, the most recently aired.",
     "required": [
         "sampled",
         "type",

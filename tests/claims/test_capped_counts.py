@@ -14,7 +14,7 @@ from django.urls import reverse
 from claims.browse import ClaimSearch
 from claims.models import Claim
 from claims.pagination import AtLeast, CappedPaginator, Exactly
-from tests.factories import make_claim, make_episode, make_speaker
+from tests.factories import make_claim, make_episode, make_podcast, make_speaker
 
 URL = reverse("claims:claim_list")
 
@@ -156,6 +156,23 @@ def test_facets_within_a_range_of_air_dates_count_the_latest_aired(
     assert ledger_count(response) == "5+"
     assert "Counts among the 4 most recently aired matching claims." in html
     # By id, the sample would be the three evaluations and the oldest prediction.
+    assert re.search(r'prediction <span class="facet-count">4</span>', html)
+    assert 'value="evaluation"' not in html
+
+
+def test_facets_of_a_podcast_count_its_latest_aired(client, db, cap):
+    show = make_podcast(slug="the-show")
+    for day in range(7, 0, -1):
+        make_claim(
+            make_episode(show, air_date=f"2026-02-0{day}"),
+            type="prediction" if day > 3 else "evaluation",
+        )
+
+    response = client.get(URL, {"podcast": "the-show"})
+    html = response.content.decode()
+
+    assert ledger_count(response) == "5+"
+    assert "Counts among the 4 most recently aired matching claims." in html
     assert re.search(r'prediction <span class="facet-count">4</span>', html)
     assert 'value="evaluation"' not in html
 
