@@ -135,13 +135,13 @@ class ClaimSearch:
         matches only when they are shown by relevance."""
         return self._in_order().for_listing()
 
-    def _in_order(self) -> QuerySet:
+    def _in_order(self, shown: int | None = None) -> QuerySet:
         ordering = self.ordering
         # The page's claims are joined to their episodes, which order them and which their
         # cards show. Asked of the episodes too, the gate lets a planner walk the published
         # episodes newest first, rather than sort every match (SQLite, for the overdue
         # predictions at a million claims: 201-228 -> 42-53 ms). Counting needs no episode.
-        claims = self._matching(ranked=ordering == Ordering.RELEVANCE).filter(
+        claims = self._matching(ranked=ordering == Ordering.RELEVANCE, shown=shown).filter(
             Episode.public_q(prefix="episode__")
         )
         if ordering == Ordering.RELEVANCE:
@@ -169,7 +169,8 @@ class ClaimSearch:
             # or, past the count's cap, newest first: its queries do not change with
             # how many claims match.
             by_id = self._ranking_asked
-            claims = self._in_order().values_list("pk", flat=True) if by_id else self.ordered()
+            claims = self._in_order(shown=(_page_number(number) or 1) * per_page)
+            claims = claims.values_list("pk", flat=True) if by_id else claims.for_listing()
             paginator = CappedPaginator(claims, per_page, count=self.count)
             page = paginator.page(min(_page_number(number) or 1, paginator.num_pages))
             if by_id:
@@ -194,22 +195,33 @@ class ClaimSearch:
             ]
         return []
 
-    def without(self, excluded: str | None) -> QuerySet:
-        """The claims under every current filter except `excluded`, unordered, to be counted.
+    def without(self, excluded: str | None, shown: int | None = None) -> QuerySet:
+        """The claims under every current filter except `excluded`, unordered, to be counted
+        (or `shown` of them read in order).
 
         A search here is always the ranked kind, whatever the order shown: on
         SQLite only that joins the full-text index, whose order counting walks
         (search.newest_added_first).
         """
-        return self._matching(ranked=True, excluded=excluded)
+        return self._matching(ranked=True, excluded=excluded, shown=shown)
 
-    def _matching(self, ranked: bool, excluded: str | None = None) -> QuerySet:
+    def _matching(
+        self, ranked: bool, excluded: str | None = None, shown: int | None = None
+    ) -> QuerySet:
+        """The matches; `shown`: how many the caller reads in order, when it reads only some."""
         claims = self.claims
         if self.chosen.get("q") and excluded != "q":
             if not self.query.is_searchable:
                 return claims.none()
             claims = search.search(claims, self.query, ranked=ranked)
-        return self._validated[0].narrow(claims, excluded)
+        # A search's matches come from the full-text index, whichever way a topic is asked.
+        walks = shown and self.chosen.get("topic") and not self.chosen.get("q")
+        walked_for = (shown, self._ledger_total) if walks else None
+        return self._validated[0].narrow(claims, excluded, walked_for)
+
+    @cached_property
+    def _ledger_total(self) -> int:
+        return public_claim_total()
 
     @cached_property
     def matching_speakers(self) -> list[Speaker]:

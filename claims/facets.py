@@ -163,9 +163,10 @@ def tally(search, cap, sample, known_count=None):
     newest = _newest_aired if search.samples_by_air_date else _newest_added
     names = [name for name in FACETS if name not in in_use]
     if known_count is None:
-        count_apart = not chosen.get("q")
+        # Without search text the count is taken apart from the sample (_pass).
+        apart = None if chosen.get("q") else newest(search.without(None, shown=sample))
         count, result.facets = _pass(
-            newest(search.without(None)), names, cap + 1, sample, count_apart
+            newest(search.without(None)), names, cap + 1, sample, sampled_from=apart
         )
     else:
         _, result.facets = _pass(newest(search.without(None)), names, sample + 1, sample)
@@ -174,7 +175,7 @@ def tally(search, cap, sample, known_count=None):
     # A facet counted a sample when its pass found more matches than the sample holds.
     result.sampled = count > sample
     for name in in_use:
-        claims = search.without(name)
+        claims = search.without(name, shown=sample + 1)
         if FACETS[name].condition:
             # Only claims it can count, so that its sample is all countable claims.
             column, value = FACETS[name].condition
@@ -201,10 +202,11 @@ def _newest_aired(claims):
     return claims, columns, "c_aired DESC, c_episode, c_number"
 
 
-def _pass(newest, names, limit, sample, count_apart=False):
+def _pass(newest, names, limit, sample, sampled_from=None):
     """(matches up to `limit`, {facet: rows}) for `newest`: claims, newest first, with
     the columns that order them and that order (from _newest_added or _newest_aired),
-    in one query.
+    in one query. `sampled_from`, if given, is the same claims found the way that
+    reads a few in order cheapest, for the sample (_matches_and_sample_sql).
 
     Built as plain SQL around the ORM's query: the facets share one sample
     (a CTE, read once), which the ORM can't express, and the SQLite search's
@@ -222,7 +224,7 @@ def _pass(newest, names, limit, sample, count_apart=False):
             columns[f"c_{FACETS[name].condition[0]}"] = F(FACETS[name].condition[0])
     try:
         matches_sql, sample_sql, params = _matches_and_sample_sql(
-            claims, columns, order, limit, sample, count_apart
+            claims, columns, order, limit, sample, sampled_from and sampled_from[0]
         )
     except EmptyResultSet:  # .none(), e.g. a search of stop words only
         return 0, empty
@@ -244,21 +246,21 @@ def _pass(newest, names, limit, sample, count_apart=False):
     return count, facets
 
 
-def _matches_and_sample_sql(claims, columns, order, limit, sample, count_apart):
+def _matches_and_sample_sql(claims, columns, order, limit, sample, sampled_claims=None):
     """The matches' and the sample's SQL, and their parameters.
 
-    The sample is the first of the matches, unless `count_apart`: then the matches are
-    only counted, in any order, and the sample is its own walk of the newest. At a
-    million claims, the filtered browser's count took 12 ms from an index where
-    reading its 10,001 claims in order took 25 ms (PostgreSQL). A search's matches
-    come in no such order from PostgreSQL's full-text index: read twice, a phrase
+    The sample is the first of the matches, unless `sampled_claims` are given: then the
+    matches are only counted, in any order, and the sample is its own walk of the newest
+    of `sampled_claims`. At a million claims, the filtered browser's count took 12 ms from
+    an index where reading its 10,001 claims in order took 25 ms (PostgreSQL). A search's
+    matches come in no such order from PostgreSQL's full-text index: read twice, a phrase
     would cost twice.
     """
-    if not count_apart:
+    if sampled_claims is None:
         matches_sql, params = claims.values(**columns)[:limit].query.sql_with_params()
         return matches_sql, f"SELECT * FROM matches ORDER BY {order} LIMIT {int(sample)}", params
     matches_sql, params = claims.order_by().values(one=Value(1))[:limit].query.sql_with_params()
-    sample_sql, sample_params = claims.values(**columns)[:sample].query.sql_with_params()
+    sample_sql, sample_params = sampled_claims.values(**columns)[:sample].query.sql_with_params()
     return matches_sql, sample_sql, (*params, *sample_params)
 
 

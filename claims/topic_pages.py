@@ -55,13 +55,18 @@ def tagged_claims(topic, page):
     """
     claims = Claim.objects.published()
     if walks_faster(topic.public_claim_count, public_claim_total(), CLAIMS_PER_PAGE * page):
-        links = Claim.topics.through.objects.filter(topic=topic, claim=OuterRef("pk"))
-        return claims.filter(Exists(links))
+        return claims.filter(Exists(tagged_with(topic)))
     return claims.filter(topics=topic)
 
 
 def walks_faster(topic_claims: int, ledger_claims: int, shown: int) -> bool:
     return topic_claims**2 > ledger_claims * shown
+
+
+def tagged_with(topic):
+    """The link, if any, that gives the claim of the outer query (OuterRef "pk") `topic`:
+    for Exists(), asked a claim at a time."""
+    return Claim.topics.through.objects.filter(topic=topic, claim=OuterRef("pk"))
 
 
 def page_number(request) -> int:

@@ -129,6 +129,26 @@ def test_a_topic_lists_the_same_claims_newest_first_however_they_are_found(clien
     assert shown == [claim.pk for claim in newest_first]
 
 
+@pytest.mark.parametrize("walked", [True, False], ids=["walking the ledger", "by its links"])
+def test_the_claims_browser_shows_a_topics_claims_and_counts_however_they_are_found(client, walked):
+    testing = topic()
+    older = make_episode(air_date=datetime.date(2024, 1, 1))
+    newer = make_episode(air_date=datetime.date(2025, 1, 1))
+    claims = [make_claim(episode, type="prediction") for episode in (older, newer, older)]
+    tagged(make_claim(newer, status=Status.DRAFT), testing)
+    tagged(make_claim(newer, type="prediction"), topic("Other", "other"))
+    for claim in claims:
+        tagged(claim, testing)
+
+    with patch("claims.filters.walks_faster", return_value=walked):
+        html = client.get("/claims/", {"topic": "testing"}).content.decode()
+
+    shown = [int(pk) for pk in re.findall(r'<article class="claim" id="[a-z-]*-(\d+)"', html)]
+    assert shown == [claims[1].pk, claims[0].pk, claims[2].pk]
+    assert "3 published claims" in html
+    assert re.search(r'prediction <span class="facet-count">3</span>', html)
+
+
 def test_the_ledger_is_walked_only_for_a_topic_big_enough_to_pay_for_it():
     assert walks_faster(topic_claims=60_000, ledger_claims=1_000_000, shown=50)
     assert not walks_faster(topic_claims=2_000, ledger_claims=1_000_000, shown=50)
@@ -229,9 +249,10 @@ def test_topic_page_query_count(client, ledger, django_assert_num_queries):
 
 
 def test_claims_browser_with_a_topic_query_count(client, ledger, django_assert_num_queries):
-    # the ledger's version; the topic lookup (form validation); one pass counting the
-    # matches and every other facet; one pass for the topic facet; the page rows
-    with django_assert_num_queries(5):
+    # the ledger's version; the topic lookup (form validation); the ledger's kept total
+    # (whether to walk it for the topic's claims); one pass counting the matches and
+    # every other facet; one pass for the topic facet; the page rows
+    with django_assert_num_queries(6):
         assert client.get("/claims/", {"topic": "testing"}).status_code == 200
 
 
