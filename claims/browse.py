@@ -130,10 +130,12 @@ class ClaimSearch:
         chosen = self.chosen.get("order")
         return chosen if chosen in (Ordering.NEWEST, Ordering.OLDEST) else Ordering.NEWEST
 
-    def ordered(self) -> QuerySet:
+    def ordered(self, shown: int | None = None) -> QuerySet:
         """Every match in `ordering`, with what a claim card shows. Scores the
-        matches only when they are shown by relevance."""
-        return self._in_order().for_listing()
+        matches only when they are shown by relevance. `shown`: how many the caller
+        reads from the start (a feed) or from where it left off (an API page), when
+        it does not read them all."""
+        return self._in_order(shown).for_listing()
 
     def _in_order(self, shown: int | None = None) -> QuerySet:
         ordering = self.ordering

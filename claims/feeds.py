@@ -153,7 +153,7 @@ class ClaimBrowserFeed(ClaimFeed):
             reverse("claims:claims_feed") + query,
             [],
         )
-        return scope, found.ordered()
+        return scope, found.ordered(shown=ENTRIES)
 
 
 # The browser's parameters but its page: a feed follows the newest claims of a view.

@@ -48,8 +48,9 @@ class ClaimList(GenericAPIView):
     def get(self, request):
         found = claim_search(request.query_params)
         options = validated(ClaimPageParams, request.query_params)
+        page_size = options["page_size"]
         page = self.paginator.paginate(
-            found.ordered(), found.ordering, options["page_size"], options.get("cursor")
+            found.ordered(shown=page_size + 1), found.ordering, page_size, options.get("cursor")
         )
         if options["highlight"]:
             search.highlight(page, found.query)
