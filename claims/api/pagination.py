@@ -67,11 +67,18 @@ def after(claims: QuerySet, position: dict) -> QuerySet:
     """The claims after `position` in the newest or oldest order (see ClaimFilter)."""
     air_date, episode_id, number = position["k"]
     beyond = "lt" if position["o"] == Ordering.NEWEST else "gt"
+    date = _ordering_date(claims)
     return claims.filter(
-        Q(**{f"episode__air_date__{beyond}": air_date})
-        | Q(episode__air_date=air_date, episode_id__gt=episode_id)
-        | Q(episode__air_date=air_date, episode_id=episode_id, number__gt=number)
+        Q(**{f"{date}__{beyond}": air_date})
+        | Q(**{date: air_date, "episode_id__gt": episode_id})
+        | Q(**{date: air_date, "episode_id": episode_id, "number__gt": number})
     )
+
+
+def _ordering_date(claims: QuerySet) -> str:
+    """The air date `claims` are ordered by: their episodes', or the copy each claim
+    keeps of it (ClaimQuerySet.newest_first_kept, for one speaker's claims)."""
+    return "air_date" if claims.query.order_by[:1] == ("-air_date",) else "episode__air_date"
 
 
 # The API's own parameters, which the browser's page doesn't take.
@@ -162,7 +169,8 @@ class ClaimCursorPagination(BasePagination):
             self.next_position = {"o": ordering, "p": start + page_size}
         elif more:
             last = page[-1]
-            key = [last.episode.air_date.isoformat(), last.episode_id, last.number]
+            aired = last.air_date if _ordering_date(claims) == "air_date" else last.episode.air_date
+            key = [aired.isoformat(), last.episode_id, last.number]
             self.next_position = {"o": ordering, "k": key}
         return page
 
