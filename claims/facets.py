@@ -164,9 +164,11 @@ def tally(search, cap, sample, known_count=None):
     names = [name for name in FACETS if name not in in_use]
     if known_count is None:
         # Without search text the count is taken apart from the sample (_pass).
-        apart = None if chosen.get("q") else newest(search.without(None, shown=sample))
+        sample_claims = None
+        if not chosen.get("q"):
+            sample_claims = newest(search.without(None, shown=sample))[0]
         count, result.facets = _pass(
-            newest(search.without(None)), names, cap + 1, sample, sampled_from=apart
+            newest(search.without(None)), names, cap + 1, sample, sample_claims
         )
     else:
         _, result.facets = _pass(newest(search.without(None)), names, sample + 1, sample)
@@ -202,11 +204,11 @@ def _newest_aired(claims):
     return claims, columns, "c_aired DESC, c_episode, c_number"
 
 
-def _pass(newest, names, limit, sample, sampled_from=None):
+def _pass(newest, names, limit, sample, sample_claims=None):
     """(matches up to `limit`, {facet: rows}) for `newest`: claims, newest first, with
     the columns that order them and that order (from _newest_added or _newest_aired),
-    in one query. `sampled_from`, if given, is the same claims found the way that
-    reads a few in order cheapest, for the sample (_matches_and_sample_sql).
+    in one query. `sample_claims`, if given, are the same claims in the same order,
+    found the way that reads a few cheapest, for the sample (_matches_and_sample_sql).
 
     Built as plain SQL around the ORM's query: the facets share one sample
     (a CTE, read once), which the ORM can't express, and the SQLite search's
@@ -224,7 +226,7 @@ def _pass(newest, names, limit, sample, sampled_from=None):
             columns[f"c_{FACETS[name].condition[0]}"] = F(FACETS[name].condition[0])
     try:
         matches_sql, sample_sql, params = _matches_and_sample_sql(
-            claims, columns, order, limit, sample, sampled_from and sampled_from[0]
+            claims, columns, order, limit, sample, sample_claims
         )
     except EmptyResultSet:  # .none(), e.g. a search of stop words only
         return 0, empty

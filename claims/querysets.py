@@ -154,9 +154,9 @@ class ClaimQuerySet(RecordQuerySet):
     def newest_first_kept(self):
         """The order of newest_first(), by the air date each claim keeps of its episode.
 
-        For one speaker's claims, read in order from the claim_speaker_record index;
-        elsewhere, where no index leads with what is filtered, newest_first() walks
-        the episodes' index instead.
+        For one speaker's claims, read in order from the claim_speaker_record index
+        (claim_speaker_type_record for those of a type); elsewhere, where no index leads
+        with what is filtered, newest_first() walks the episodes' index instead.
         """
         return self.order_by("-air_date", "episode_id", "number")
 

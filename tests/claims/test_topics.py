@@ -140,7 +140,7 @@ def test_the_claims_browser_shows_a_topics_claims_and_counts_however_they_are_fo
     for claim in claims:
         tagged(claim, testing)
 
-    with patch("claims.filters.walks_faster", return_value=walked):
+    with patch("claims.browse.walks_faster", return_value=walked):
         html = client.get("/claims/", {"topic": "testing"}).content.decode()
 
     shown = [int(pk) for pk in re.findall(r'<article class="claim" id="[a-z-]*-(\d+)"', html)]
