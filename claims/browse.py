@@ -29,7 +29,7 @@ from claims.filters import ClaimFilter, Ordering, valid_filters
 from claims.models import Claim
 from claims.pagination import AtLeast, CappedPaginator, Exactly
 from claims.public_record import public_claim_total
-from claims.topic_pages import walks_faster
+from claims.topics import walks_faster
 from episodes.models import Episode, Speaker
 
 
@@ -221,7 +221,7 @@ class ClaimSearch:
 
     def _walks_topic(self, shown: int | None) -> bool:
         """Whether to find `shown` claims of the chosen topic, in order, by walking the
-        ledger and asking each claim (topic_pages.walks_faster, from the kept counts).
+        ledger and asking each claim (topics.walks_faster, from the kept counts).
         A search's matches come from the full-text index, whichever way a topic is asked."""
         topic = self.chosen.get("topic")
         if not (shown and topic) or self.chosen.get("q"):

@@ -8,7 +8,7 @@ from claims.choices import Due, Resolution
 from claims.links import in_contradiction
 from claims.models import Attribution, Claim, ClaimType, Topic
 from claims.predictions import due_q
-from claims.topic_pages import tagged_with
+from claims.topics import tagged_with
 from episodes.models import Episode, Podcast
 
 

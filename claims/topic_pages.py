@@ -4,13 +4,14 @@ Both read the counts each topic keeps (claims.counters): counting a topic's clai
 their types and their speakers on every visit grew with the ledger (docs/performance.md).
 """
 
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists
 from django.shortcuts import get_object_or_404, render
 
 from claims.models import Claim, Topic
 from claims.pagination import CLAIMS_PER_PAGE, CappedPaginator, Exactly, page_of
 from claims.public_record import public_claim_total
 from claims.querysets import ordered_mix
+from claims.topics import tagged_with, walks_faster
 from episodes.models import Speaker
 
 TOPICS_PER_PAGE = 50
@@ -57,16 +58,6 @@ def tagged_claims(topic, page):
     if walks_faster(topic.public_claim_count, public_claim_total(), CLAIMS_PER_PAGE * page):
         return claims.filter(Exists(tagged_with(topic)))
     return claims.filter(topics=topic)
-
-
-def walks_faster(topic_claims: int, ledger_claims: int, shown: int) -> bool:
-    return topic_claims**2 > ledger_claims * shown
-
-
-def tagged_with(topic):
-    """The link, if any, that gives the claim of the outer query (OuterRef "pk") `topic`:
-    for Exists(), asked a claim at a time."""
-    return Claim.topics.through.objects.filter(topic=topic, claim=OuterRef("pk"))
 
 
 def page_number(request) -> int:

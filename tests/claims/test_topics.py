@@ -8,7 +8,7 @@ import pytest
 
 from claims.models import Attribution, Topic
 from claims.pagination import CLAIMS_PER_PAGE
-from claims.topic_pages import walks_faster
+from claims.topics import walks_faster
 from episodes.models import Status
 from tests.factories import make_claim, make_episode, make_ledger, make_speaker
 
