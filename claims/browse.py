@@ -172,10 +172,11 @@ class ClaimSearch:
             # or, past the count's cap, newest first: its queries do not change with
             # how many claims match.
             by_id = self._ranking_asked
-            claims = self._in_order(shown=(_page_number(number) or 1) * per_page)
+            wanted = _page_number(number) or 1
+            claims = self._in_order(shown=wanted * per_page)
             claims = claims.values_list("pk", flat=True) if by_id else claims.for_listing()
             paginator = CappedPaginator(claims, per_page, count=self.count)
-            page = paginator.page(min(_page_number(number) or 1, paginator.num_pages))
+            page = paginator.page(min(wanted, paginator.num_pages))
             if by_id:
                 page.object_list = _cards(list(page.object_list))
             search.highlight(page.object_list, self.query)
