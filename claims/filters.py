@@ -8,7 +8,7 @@ from claims.choices import Due, Resolution
 from claims.links import in_contradiction
 from claims.models import Attribution, Claim, ClaimType, Topic
 from claims.predictions import due_q
-from claims.topics import tagged_with
+from claims.topics import tagged
 from episodes.models import Episode, Podcast
 
 
@@ -100,10 +100,10 @@ class ClaimFilter(django_filters.FilterSet):
         for name, value in self.form.cleaned_data.items():
             if name == excluded:
                 continue
-            if name == "topic" and value and walk_topic:
-                queryset = queryset.filter(Exists(tagged_with(value)))
-                continue
-            queryset = self.filters[name].filter(queryset, value)
+            if name == "topic" and value:
+                queryset = tagged(queryset, value, walk_topic)
+            else:
+                queryset = self.filters[name].filter(queryset, value)
         return queryset
 
 

@@ -4,14 +4,13 @@ Both read the counts each topic keeps (claims.counters): counting a topic's clai
 their types and their speakers on every visit grew with the ledger (docs/performance.md).
 """
 
-from django.db.models import Exists
 from django.shortcuts import get_object_or_404, render
 
 from claims.models import Claim, Topic
 from claims.pagination import CLAIMS_PER_PAGE, CappedPaginator, Exactly, page_of
 from claims.public_record import public_claim_total
 from claims.querysets import ordered_mix
-from claims.topics import tagged_with, walks_faster
+from claims.topics import tagged, walks_faster
 from episodes.models import Speaker
 
 TOPICS_PER_PAGE = 50
@@ -54,10 +53,8 @@ def tagged_claims(topic, page):
     topic, far more for a small one. The kept counts choose: walk when
     topic² > ledger × claims shown down to this page.
     """
-    claims = Claim.objects.published()
-    if walks_faster(topic.public_claim_count, public_claim_total(), CLAIMS_PER_PAGE * page):
-        return claims.filter(Exists(tagged_with(topic)))
-    return claims.filter(topics=topic)
+    walk = walks_faster(topic.public_claim_count, public_claim_total(), CLAIMS_PER_PAGE * page)
+    return tagged(Claim.objects.published(), topic, walk)
 
 
 def page_number(request) -> int:

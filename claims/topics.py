@@ -1,7 +1,7 @@
 """Topics: what claims are about, curated by editors, each with its public page."""
 
 from django.db import models
-from django.db.models import F, OuterRef, QuerySet
+from django.db.models import Exists, F, OuterRef, QuerySet
 from django.urls import reverse
 
 from ledger.models import RecordQuerySet
@@ -52,7 +52,15 @@ def walks_faster(topic_claims: int, ledger_claims: int, shown: int) -> bool:
     return topic_claims**2 > ledger_claims * shown
 
 
-def tagged_with(topic):
-    """The link, if any, that gives the claim of the outer query (OuterRef "pk") `topic`:
-    for Exists(), asked a claim at a time."""
-    return Topic.claims.through.objects.filter(topic=topic, claim=OuterRef("pk"))
+def tagged(claims: QuerySet, topic: Topic, walk: bool) -> QuerySet:
+    """`claims` narrowed to those with `topic`, found one of two ways.
+
+    Joined from the topic's links (walk=False), all its claims are read and sorted
+    before the first is shown; asked of each claim as the ledger is walked in order
+    (walk=True), only about ledger / topic claims are read per claim shown. Callers
+    decide with walks_faster().
+    """
+    if walk:
+        links = Topic.claims.through.objects.filter(topic=topic, claim=OuterRef("pk"))
+        return claims.filter(Exists(links))
+    return claims.filter(topics=topic)
