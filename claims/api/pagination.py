@@ -63,22 +63,16 @@ def _whole(value) -> int:
     return value
 
 
-def after(claims: QuerySet, position: dict) -> QuerySet:
-    """The claims after `position` in the newest or oldest order (see ClaimFilter)."""
+def after(claims: QuerySet, position: dict, date: str) -> QuerySet:
+    """The claims after `position` in the newest or oldest order (see ClaimFilter), whose
+    air dates are in the field `date` (ClaimSearch.air_date_field)."""
     air_date, episode_id, number = position["k"]
     beyond = "lt" if position["o"] == Ordering.NEWEST else "gt"
-    date = _ordering_date(claims)
     return claims.filter(
         Q(**{f"{date}__{beyond}": air_date})
         | Q(**{date: air_date, "episode_id__gt": episode_id})
         | Q(**{date: air_date, "episode_id": episode_id, "number__gt": number})
     )
-
-
-def _ordering_date(claims: QuerySet) -> str:
-    """The air date `claims` are ordered by: their episodes', or the copy each claim
-    keeps of it (ClaimQuerySet.newest_first_kept, for one speaker's claims)."""
-    return "air_date" if claims.query.order_by[:1] == ("-air_date",) else "episode__air_date"
 
 
 # The API's own parameters, which the browser's page doesn't take.
@@ -154,14 +148,15 @@ FACETS_SCHEMA = {
 
 
 class ClaimCursorPagination(BasePagination):
-    def paginate(self, claims: QuerySet, ordering: str, page_size: int, cursor: str | None):
-        """One page of `claims` (ordered by `ordering`) after `cursor`: one query."""
+    def paginate(self, found: ClaimSearch, page_size: int, cursor: str | None):
+        """One page of the claims `found`, in their order, after `cursor`: one query."""
+        claims, ordering = found.ordered(shown=page_size + 1), found.ordering
         position = decode_cursor(cursor, ordering) if cursor else None
         start = 0
         if position and ordering == Ordering.RELEVANCE:
             start = position["p"]
         elif position:
-            claims = after(claims, position)
+            claims = after(claims, position, found.air_date_field)
         rows = list(claims[start : start + page_size + 1])
         page, more = rows[:page_size], len(rows) > page_size
         self.next_position = None
@@ -169,7 +164,7 @@ class ClaimCursorPagination(BasePagination):
             self.next_position = {"o": ordering, "p": start + page_size}
         elif more:
             last = page[-1]
-            aired = last.air_date if _ordering_date(claims) == "air_date" else last.episode.air_date
+            aired = last.air_date if found.air_date_field == "air_date" else last.episode.air_date
             key = [aired.isoformat(), last.episode_id, last.number]
             self.next_position = {"o": ordering, "k": key}
         return page

@@ -49,9 +49,7 @@ class ClaimList(GenericAPIView):
         found = claim_search(request.query_params)
         options = validated(ClaimPageParams, request.query_params)
         page_size = options["page_size"]
-        page = self.paginator.paginate(
-            found.ordered(shown=page_size + 1), found.ordering, page_size, options.get("cursor")
-        )
+        page = self.paginator.paginate(found, page_size, options.get("cursor"))
         if options["highlight"]:
             search.highlight(page, found.query)
         attach_public_links(page)
