@@ -17,8 +17,9 @@ reads only its sample. Without search text the count is taken apart from the sam
 in no order: an index then answers it without reading the claims, and the sample reads
 only its own rows, in the order an index hands them over.
 
-Newest means most recently added (the highest ids), which the full-text index and the
-claims table hand over in that order; but with a range of air dates or a podcast and
+Newest means most recently added (the highest ids), which SQLite's full-text index and
+the claims table hand over in that order (PostgreSQL's full-text index does not:
+claims.search_sample); but with a range of air dates or a podcast and
 no search text, most recently aired, so that the walk stays inside the range or the
 show's episodes: walked by id, the claims aired in 2020 lay behind half a million
 others (PostgreSQL, 373 ms).
@@ -33,7 +34,7 @@ from django.db.models import Case, F, Value, When
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
-from claims import search
+from claims import search, search_sample
 from claims.choices import Due, Relation, Resolution
 from claims.models import Attribution, Claim, ClaimLink, ClaimType, Topic
 from claims.pagination import Exactly, capped
@@ -162,13 +163,14 @@ def tally(search, cap, sample, known_count=None):
     result = Tally()
     newest = _newest_aired if search.samples_by_air_date else _newest_added
     names = [name for name in FACETS if name not in in_use]
+    newest_id = search_sample.newest_id() if search_sample.applies(search) else None
     if known_count is None:
         # Without search text the count is taken apart from the sample (_pass).
         sample_claims = None
         if not chosen.get("q"):
             sample_claims = newest(search.without(None, shown=sample))[0]
         count, result.facets = _pass(
-            newest(search.without(None)), names, cap + 1, sample, sample_claims
+            newest(search.without(None)), names, cap + 1, sample, sample_claims, newest_id
         )
     else:
         _, result.facets = _pass(newest(search.without(None)), names, sample + 1, sample)
@@ -182,7 +184,7 @@ def tally(search, cap, sample, known_count=None):
             # Only claims it can count, so that its sample is all countable claims.
             column, value = FACETS[name].condition
             claims = claims.filter(**{column: value})
-        matches, counted = _pass(newest(claims), [name], sample + 1, sample)
+        matches, counted = _pass(newest(claims), [name], sample + 1, sample, None, newest_id)
         result.facets.update(counted)
         result.sampled |= matches > sample
     return result
@@ -204,11 +206,13 @@ def _newest_aired(claims):
     return claims, columns, "c_aired DESC, c_episode, c_number"
 
 
-def _pass(newest, names, limit, sample, sample_claims=None):
+def _pass(newest, names, limit, sample, sample_claims=None, newest_id=None):
     """(matches up to `limit`, {facet: rows}) for `newest`: claims, newest first, with
     the columns that order them and that order (from _newest_added or _newest_aired),
     in one query. `sample_claims`, if given, are the same claims in the same order,
-    found the way that reads a few cheapest, for the sample (_matches_and_sample_sql).
+    found the way that reads a few cheapest, for the sample (_matches_and_sample_sql);
+    `newest_id`, if given, is the ledger's highest id: a PostgreSQL search's matches
+    are then read in no order, and its sample from windows below it (claims.search_sample).
 
     Built as plain SQL around the ORM's query: the facets share one sample
     (a CTE, read once), which the ORM can't express, and the SQLite search's
@@ -225,9 +229,14 @@ def _pass(newest, names, limit, sample, sample_claims=None):
         if FACETS[name].condition:
             columns[f"c_{FACETS[name].condition[0]}"] = F(FACETS[name].condition[0])
     try:
-        matches_sql, sample_sql, params = _matches_and_sample_sql(
-            claims, columns, order, limit, sample, sample_claims
-        )
+        if newest_id is not None:
+            matches_sql, sample_sql, params = search_sample.matches_and_sample_sql(
+                claims, columns, order, limit, sample, newest_id
+            )
+        else:
+            matches_sql, sample_sql, params = _matches_and_sample_sql(
+                claims, columns, order, limit, sample, sample_claims
+            )
     except EmptyResultSet:  # .none(), e.g. a search of stop words only
         return 0, empty
     sql, facet_params = _facets_sql(connection, names)

@@ -1,0 +1,73 @@
+"""A PostgreSQL search's matches and sample, for the facets' pass (claims/facets.py).
+
+The pass reads the newest matches (by id) up to the count's cap, and counts the facets
+among the newest of those. PostgreSQL's full-text index hands a search's matches over
+in no order, so asking for the newest read and sorted every match: a phrase at a
+million claims, 28,000 matches from 26,000 heap blocks, 74 ms of a 98 ms page, and ten
+times as many at ten million. Here the matches are read in whatever order the index
+gives them, and reading stops at the cap. Short of it, they are all the matches and
+the sample is their newest; at the cap, the sample is read newest first from windows
+of the newest ids, in each of which PostgreSQL intersects the index's matches with
+the range of ids before it reads a row.
+
+The windows' bounds are numbers in the SQL: given a subquery instead, a planner that
+can't tell how wide the window is read every match.
+"""
+
+from django.db import connections
+
+from claims.models import Claim
+
+# How many of the newest ids the first window holds, and the second, read only when the
+# first held too few matches.
+WINDOW = 100_000
+WIDER_WINDOW = 1_000_000
+
+
+def applies(search) -> bool:
+    """Whether `search` (a ClaimSearch) looks for words together, on PostgreSQL.
+
+    For one word the planner knows from its statistics how many claims hold it, and
+    picks well: the newest of a common word straight from the ids' index, a rare one's
+    few matches from the full-text index. For a phrase, several words or alternatives
+    it guesses, multiplying the words' frequencies as if they were unrelated: 1,618
+    claims for "open source", which 27,872 hold, and so it read and sorted them all.
+    """
+    if connections[Claim.objects.db].vendor != "postgresql" or not search.chosen.get("q"):
+        return False
+    groups = search.query.groups
+    return not (len(groups) == 1 and len(groups[0]) == 1 and not groups[0][0].is_phrase)
+
+
+def newest_id() -> int:
+    return Claim.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+
+
+def matches_and_sample_sql(claims, columns, order, limit, sample, newest_id):
+    """The SQL of the CTEs `matches` (up to `limit` of `claims`, with `columns`) and
+    `sample` (the newest `sample` of them, in `order`), and their parameters."""
+    matches_sql, params = claims.order_by().values(**columns)[:limit].query.sql_with_params()
+    newest_sql, newest_params = _newest(claims, columns, sample, newest_id).query.sql_with_params()
+    # Short of the limit, the matches are all of them, the newest included.
+    all_found = f"(SELECT n < {int(limit)} FROM found)"
+    sample_sql = (
+        "WITH found AS (SELECT COUNT(*) AS n FROM matches) "
+        f"(SELECT * FROM matches WHERE {all_found} ORDER BY {order} LIMIT {int(sample)}) "
+        f"UNION ALL (SELECT * FROM ({newest_sql}) AS newest WHERE NOT {all_found})"
+    )
+    return matches_sql, sample_sql, (*params, *newest_params)
+
+
+def _newest(claims, columns, sample, newest_id):
+    """The `sample` newest of `claims`, read from each window in turn, then the rest: a
+    LIMIT over UNION ALL reads a branch only while it lacks rows."""
+    branches, upper = [], None
+    for lower in (newest_id - WINDOW, newest_id - WIDER_WINDOW, None):
+        branch = claims
+        if lower is not None:
+            branch = branch.filter(pk__gt=lower)
+        if upper is not None:
+            branch = branch.filter(pk__lte=upper)
+        branches.append(branch.order_by("-pk").values(**columns)[:sample])
+        upper = lower
+    return branches[0].union(*branches[1:], all=True)[:sample]

@@ -1,0 +1,112 @@
+"""A search's counts past the cap: its facets count its newest matches, however the
+database hands them over (claims.search_sample on PostgreSQL).
+
+The caps are 10,000 and 1,000 in production; these tests lower them to 5 and 4.
+"""
+
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from claims import search_sample
+from claims.browse import ClaimSearch
+from claims.pagination import CappedPaginator
+from tests.factories import make_claim, make_episode
+
+URL = reverse("claims:claim_list")
+
+
+@pytest.fixture
+def cap(monkeypatch):
+    monkeypatch.setattr(CappedPaginator, "cap", 5)
+    monkeypatch.setattr(ClaimSearch, "facet_sample", 4)
+
+
+@pytest.fixture
+def open_source(db):
+    """Eight claims saying "open source", added oldest first: the two newest are
+    predictions, the rest evaluations; then three newer claims that don't say it."""
+    for n in range(8):
+        make_claim(
+            make_episode(),
+            type="prediction" if n >= 6 else "evaluation",
+            excerpt=f"Open source won the day, number {n}.",
+        )
+    for n in range(3):
+        make_claim(make_episode(), excerpt=f"Closed doors, number {n}.")
+
+
+def type_counts(response):
+    html = response.content.decode()
+    return dict(
+        re.findall(r'<label for="type-(\w+)">\w+ <span class="facet-count">(\d+)</span>', html)
+    )
+
+
+def count_shown(response):
+    return re.search(r'class="ledger-count"[^>]*>(\S+) published claim', response.content.decode())[
+        1
+    ]
+
+
+@pytest.mark.parametrize("q", ['"open source"', "open source", "open OR source"])
+def test_a_search_past_the_cap_counts_its_facets_among_its_newest_matches(
+    client, open_source, cap, q
+):
+    response = client.get(URL, {"q": q})
+
+    assert count_shown(response) == "5+"
+    assert "Counts among the 4 most recently added matching claims." in response.content.decode()
+    # The four newest matches: two predictions, two evaluations (the first six read in
+    # the order the table holds them would give four evaluations).
+    assert type_counts(response) == {"evaluation": "2", "prediction": "2"}
+
+
+@pytest.mark.parametrize("windows", [(1, 2), (3, 5), (20, 40)])
+def test_the_newest_matches_are_found_whatever_the_windows_hold(
+    client, open_source, cap, monkeypatch, windows
+):
+    # (1, 2): both windows hold only the claims that don't match, and the rest is read;
+    # (3, 5): the wider window holds two matches, the rest two more; (20, 40): all.
+    monkeypatch.setattr(search_sample, "WINDOW", windows[0])
+    monkeypatch.setattr(search_sample, "WIDER_WINDOW", windows[1])
+
+    response = client.get(URL, {"q": '"open source"'})
+
+    assert type_counts(response) == {"evaluation": "2", "prediction": "2"}
+
+
+def test_a_search_below_the_cap_counts_every_match_exactly(client, open_source, cap):
+    response = client.get(URL, {"q": '"source won the day, number 7"'})
+
+    assert count_shown(response) == "1"
+    assert type_counts(response) == {"prediction": "1"}
+    assert "Counts among the" not in response.content.decode()
+
+
+def test_a_facet_in_use_counts_the_newest_matches_of_the_other_filters(client, open_source, cap):
+    response = client.get(URL, {"q": '"open source"', "type": "evaluation"})
+
+    assert count_shown(response) == "5+"
+    # The type facet counts what every other filter allows: the search's newest four.
+    assert type_counts(response) == {"evaluation": "2", "prediction": "2"}
+
+
+def test_words_together_are_counted_in_no_order_and_one_word_newest_first(client, open_source, cap):
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite's full-text index hands its matches over newest first")
+
+    def matches_sql(q):
+        with CaptureQueriesContext(connection) as queries:
+            client.get(URL, {"q": q})
+        return next(query["sql"] for query in queries if "WITH matches" in query["sql"])
+
+    together = matches_sql('"open source"')
+    one_word = matches_sql("source")
+
+    matches = together[: together.index(", sample AS")]
+    assert "ORDER BY" not in matches and "LIMIT 6" in matches
+    assert 'ORDER BY "claims_claim"."id" DESC LIMIT 6' in one_word
