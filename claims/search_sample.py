@@ -25,18 +25,20 @@ WIDER_WINDOW = 1_000_000
 
 
 def applies(search) -> bool:
-    """Whether `search` (a ClaimSearch) looks for words together, on PostgreSQL.
+    """Whether `search` (a ClaimSearch) looks for words together, on PostgreSQL: a
+    phrase, or several words that must all appear.
 
-    For one word the planner knows from its statistics how many claims hold it, and
-    picks well: the newest of a common word straight from the ids' index, a rare one's
-    few matches from the full-text index. For a phrase, several words or alternatives
-    it guesses, multiplying the words' frequencies as if they were unrelated: 1,618
-    claims for "open source", which 27,872 hold, and so it read and sorted them all.
+    For one word, or alternatives of words, the planner knows from its statistics how
+    many claims hold them, and picks well: the newest of common words straight from
+    the ids' index, a rare one's few matches from the full-text index. For words that
+    must appear together it guesses, multiplying their frequencies as if they were
+    unrelated: 1,618 claims for "open source", which 27,872 hold, and so it read and
+    sorted them all.
     """
     if connections[Claim.objects.db].vendor != "postgresql" or not search.chosen.get("q"):
         return False
     groups = search.query.groups
-    return not (len(groups) == 1 and len(groups[0]) == 1 and not groups[0][0].is_phrase)
+    return len(groups) > 1 or any(term.is_phrase for group in groups for term in group)
 
 
 def newest_id() -> int:
