@@ -184,7 +184,7 @@ def tally(search, cap, sample, known_count=None):
             # Only claims it can count, so that its sample is all countable claims.
             column, value = FACETS[name].condition
             claims = claims.filter(**{column: value})
-        matches, counted = _pass(newest(claims), [name], sample + 1, sample, None, newest_id)
+        matches, counted = _pass(newest(claims), [name], sample + 1, sample, newest_id=newest_id)
         result.facets.update(counted)
         result.sampled |= matches > sample
     return result

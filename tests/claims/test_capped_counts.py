@@ -11,19 +11,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from claims.browse import ClaimSearch
 from claims.models import Claim
 from claims.pagination import AtLeast, CappedPaginator, Exactly
 from tests.factories import make_claim, make_episode, make_podcast, make_speaker
 
 URL = reverse("claims:claim_list")
-
-
-@pytest.fixture
-def cap(monkeypatch):
-    """Counts stop at 5 claims, facets count the 4 most recently added."""
-    monkeypatch.setattr(CappedPaginator, "cap", 5)
-    monkeypatch.setattr(ClaimSearch, "facet_sample", 4)
 
 
 @pytest.fixture

@@ -12,17 +12,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from claims import search_sample
-from claims.browse import ClaimSearch
-from claims.pagination import CappedPaginator
+from tests.claims.test_capped_counts import ledger_count
 from tests.factories import make_claim, make_episode
 
 URL = reverse("claims:claim_list")
-
-
-@pytest.fixture
-def cap(monkeypatch):
-    monkeypatch.setattr(CappedPaginator, "cap", 5)
-    monkeypatch.setattr(ClaimSearch, "facet_sample", 4)
 
 
 @pytest.fixture
@@ -46,19 +39,13 @@ def type_counts(response):
     )
 
 
-def count_shown(response):
-    return re.search(r'class="ledger-count"[^>]*>(\S+) published claim', response.content.decode())[
-        1
-    ]
-
-
 @pytest.mark.parametrize("q", ['"open source"', "open source", "open OR source"])
 def test_a_search_past_the_cap_counts_its_facets_among_its_newest_matches(
     client, open_source, cap, q
 ):
     response = client.get(URL, {"q": q})
 
-    assert count_shown(response) == "5+"
+    assert ledger_count(response) == "5+"
     assert "Counts among the 4 most recently added matching claims." in response.content.decode()
     # The four newest matches: two predictions, two evaluations (the first six read in
     # the order the table holds them would give four evaluations).
@@ -82,7 +69,7 @@ def test_the_newest_matches_are_found_whatever_the_windows_hold(
 def test_a_search_below_the_cap_counts_every_match_exactly(client, open_source, cap):
     response = client.get(URL, {"q": '"source won the day, number 7"'})
 
-    assert count_shown(response) == "1"
+    assert ledger_count(response) == "1"
     assert type_counts(response) == {"prediction": "1"}
     assert "Counts among the" not in response.content.decode()
 
@@ -90,7 +77,7 @@ def test_a_search_below_the_cap_counts_every_match_exactly(client, open_source, 
 def test_a_facet_in_use_counts_the_newest_matches_of_the_other_filters(client, open_source, cap):
     response = client.get(URL, {"q": '"open source"', "type": "evaluation"})
 
-    assert count_shown(response) == "5+"
+    assert ledger_count(response) == "5+"
     # The type facet counts what every other filter allows: the search's newest four.
     assert type_counts(response) == {"evaluation": "2", "prediction": "2"}
 
