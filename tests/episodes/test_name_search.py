@@ -69,3 +69,11 @@ def test_on_sqlite_names_are_looked_up_among_their_trigrams(db):
 
     if connection.vendor == "sqlite":
         assert "episodes_speaker_name_trigrams" in queries[0]["sql"]
+
+
+def test_a_word_is_found_in_any_case_of_any_alphabet_and_with_quotes_in_it(db):
+    make_speaker(name='Åsa "Ace" Öberg')
+    make_speaker(name="Ben Other")
+
+    assert names(["öBERG"]) == ['Åsa "Ace" Öberg']
+    assert names(['"ace"']) == ['Åsa "Ace" Öberg']
