@@ -23,7 +23,7 @@ from django.http import QueryDict
 from django.utils.functional import cached_property
 from django.utils.text import Truncator
 
-from claims import search
+from claims import newest_page, search
 from claims.facets import tally
 from claims.filters import ClaimFilter, Ordering, valid_filters
 from claims.models import Claim
@@ -131,22 +131,23 @@ class ClaimSearch:
         chosen = self.chosen.get("order")
         return chosen if chosen in (Ordering.NEWEST, Ordering.OLDEST) else Ordering.NEWEST
 
-    def ordered(self, shown: int | None = None) -> QuerySet:
+    def ordered(self, shown: int | None = None, newer_than: int | None = None) -> QuerySet:
         """Every match in `ordering`, with what a claim card shows. Scores the
         matches only when they are shown by relevance. `shown`: how many the caller
         reads from the start (a feed) or from where it left off (an API page), when
-        it does not read them all."""
-        return self._in_order(shown).for_listing()
+        it does not read them all; `newer_than`: an id, on SQLite, below which the
+        full-text index is not asked (claims.newest_page)."""
+        return self._in_order(shown, newer_than).for_listing()
 
-    def _in_order(self, shown: int | None = None) -> QuerySet:
+    def _in_order(self, shown: int | None = None, newer_than: int | None = None) -> QuerySet:
         ordering = self.ordering
         # The page's claims are joined to their episodes, which order them and which their
         # cards show. Asked of the episodes too, the gate lets a planner walk the published
         # episodes newest first, rather than sort every match (SQLite, for the overdue
         # predictions at a million claims: 201-228 -> 42-53 ms). Counting needs no episode.
-        claims = self._matching(ranked=ordering == Ordering.RELEVANCE, shown=shown).filter(
-            Episode.public_q(prefix="episode__")
-        )
+        claims = self._matching(
+            ranked=ordering == Ordering.RELEVANCE, shown=shown, newer_than=newer_than
+        ).filter(Episode.public_q(prefix="episode__"))
         if ordering == Ordering.RELEVANCE:
             return claims.order_by(
                 "-in_excerpt", "-rank", "-episode__air_date", "episode_id", "number"
@@ -175,20 +176,33 @@ class ClaimSearch:
         number = self.params.get("page") if number is None else number
         key = (str(number), per_page)
         if key not in self._pages:
-            # A search that asks to be ranked picks its page by id whether it is ranked
-            # or, past the count's cap, newest first: its queries do not change with
-            # how many claims match.
-            by_id = self._ranking_asked
             wanted = _page_number(number) or 1
-            claims = self._in_order(shown=wanted * per_page)
-            claims = claims.values_list("pk", flat=True) if by_id else claims.for_listing()
+            shown = wanted * per_page
+            ids = self._ids_up_to(shown)
+            claims = self._in_order(shown).for_listing() if ids is None else ids
             paginator = CappedPaginator(claims, per_page, count=self.count)
             page = paginator.page(min(wanted, paginator.num_pages))
-            if by_id:
+            if ids is not None:
                 page.object_list = _cards(list(page.object_list))
             search.highlight(page.object_list, self.query)
             self._pages[key] = page
         return self._pages[key]
+
+    def _ids_up_to(self, shown: int) -> list[int] | QuerySet | None:
+        """The ids of the first `shown` claims in order, when a page is picked by id
+        before its cards are read; None when the cards are read in order at once.
+
+        A search that asks to be ranked picks its page by id whether it is ranked or,
+        past the count's cap, newest first: its queries do not change with how many
+        claims match. A common word's first pages on SQLite come from the newest claims.
+        """
+        if newest_page.applies(self, shown):
+            ids = newest_page.first_ids(self, shown)
+            if ids is not None:
+                return ids
+        if self._ranking_asked:
+            return self._in_order(shown=shown).values_list("pk", flat=True)
+        return None
 
     def _page_problems(self) -> list[str]:
         raw = self.params.get("page")
@@ -217,14 +231,18 @@ class ClaimSearch:
         return self._matching(ranked=True, excluded=excluded, shown=shown)
 
     def _matching(
-        self, ranked: bool, excluded: str | None = None, shown: int | None = None
+        self,
+        ranked: bool,
+        excluded: str | None = None,
+        shown: int | None = None,
+        newer_than: int | None = None,
     ) -> QuerySet:
         """The matches; `shown`: how many the caller reads in order, when it reads only some."""
         claims = self.claims
         if self.chosen.get("q") and excluded != "q":
             if not self.query.is_searchable:
                 return claims.none()
-            claims = search.search(claims, self.query, ranked=ranked)
+            claims = search.search(claims, self.query, ranked=ranked, newer_than=newer_than)
         return self._validated[0].narrow(claims, excluded, self._walks_topic(shown))
 
     def _walks_topic(self, shown: int | None) -> bool:

@@ -144,14 +144,17 @@ def _trimmed(words):
     return words[start:stop]
 
 
-def search(claims, query, ranked=True):
+def search(claims, query, ranked=True, newer_than=None):
     """Claims matching `query`; if `ranked`, annotated with `rank` (higher is more
     relevant) and `in_excerpt`: whether the excerpt matched, not only the summary,
-    speaker or title, which relevance puts first whatever the ranks.
+    speaker or title, which relevance puts first whatever the ranks. `newer_than`:
+    only claims with greater ids, which SQLite's index then reads alone.
 
     On SQLite the conditions name the FTS5 table and claims_claim, as tables of
     the outer query: a subquery that renames them (`pk__in=`) can't hold them.
     """
+    if newer_than is not None:
+        claims = claims.filter(pk__gt=newer_than)
     if connections[claims.db].vendor == "postgresql":
         tsquery = _tsquery(query)
         matches = claims.filter(search_vector=tsquery)
@@ -167,9 +170,11 @@ def search(claims, query, ranked=True):
         # sort every match before it can show them by air date. As a set of ids,
         # SQLite walks the episodes in the order asked and stops at the page; the
         # unary + keeps it from starting from the ids instead.
+        newer = "" if newer_than is None else f" AND rowid > {int(newer_than)}"
         return claims.filter(
             RawSQL(
-                f"+claims_claim.id IN (SELECT rowid FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH %s)",
+                f"+claims_claim.id IN (SELECT rowid FROM {FTS_TABLE} "
+                f"WHERE {FTS_TABLE} MATCH %s{newer})",
                 [query.as_fts5()],
                 output_field=BooleanField(),
             )

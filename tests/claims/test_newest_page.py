@@ -1,0 +1,75 @@
+"""A common word's first pages newest first, read on SQLite from the newest claims
+(claims.newest_page): the page every match would give, whichever claims were added last.
+
+The count's cap is lowered to 5 (claims/conftest.py), the window to the 4 newest ids
+and a page to 2 claims, so that a handful of claims crosses them.
+"""
+
+import datetime
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from claims import newest_page
+from claims.browse import ClaimSearch
+from tests.factories import make_claim, make_episode
+
+URL = reverse("claims:claim_list")
+
+
+@pytest.fixture
+def window(monkeypatch, cap):
+    monkeypatch.setattr(newest_page, "WINDOW", 4)
+    monkeypatch.setattr(ClaimSearch, "per_page", 2)
+
+
+def shown(response):
+    return [claim.excerpt for claim in response.context["page"]]
+
+
+def asked_the_index_for_newer_ids(queries):
+    return any("rowid >" in query["sql"] for query in queries)
+
+
+@pytest.fixture
+def eight_models(db):
+    """Eight claims on models, one an episode, each episode aired after the last."""
+    for n in range(8):
+        make_claim(make_episode(), excerpt=f"Models, number {n}.")
+
+
+def test_the_newest_matches_come_from_the_newest_claims(client, window, eight_models):
+    make_claim(make_episode(), excerpt="Models, a draft.", status="draft")
+
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(URL, {"q": "models"})
+
+    assert shown(response) == ["Models, number 7.", "Models, number 6."]
+    assert asked_the_index_for_newer_ids(queries) == (connection.vendor == "sqlite")
+
+
+def test_a_later_page_comes_from_the_newest_claims_too(client, window, eight_models):
+    response = client.get(URL, {"q": "models", "page": "2"})
+
+    assert shown(response) == ["Models, number 5.", "Models, number 4."]
+
+
+def test_a_claim_added_long_ago_to_the_newest_episode_is_still_shown_first(client, db, window):
+    # Added before the eight below, so below the window, in an episode aired after them all
+    # (the factories date each episode a day after the last, from 2026).
+    make_claim(make_episode(air_date=datetime.date(2999, 1, 1)), excerpt="Models, aired last.")
+    for n in range(8):
+        make_claim(make_episode(), excerpt=f"Models, number {n}.")
+
+    response = client.get(URL, {"q": "models"})
+
+    assert shown(response) == ["Models, aired last.", "Models, number 7."]
+
+
+def test_a_page_deeper_than_the_window_holds_reads_every_match(client, window, eight_models):
+    response = client.get(URL, {"q": "models", "page": "3"})
+
+    # The count stops at 5+, so the third page of two holds the fifth newest alone.
+    assert shown(response) == ["Models, number 3."]
