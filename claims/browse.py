@@ -91,6 +91,13 @@ class ClaimSearch:
         return self._tally.count
 
     @property
+    def oldest_sampled(self) -> int | None:
+        """The smallest id among the facets' sample when more claims match than it holds:
+        the matches from it up are then the `facet_sample` most recently added
+        (claims.newest_page); None when every match is in it."""
+        return self._tally.oldest_sampled if self.count > self.facet_sample else None
+
+    @property
     def facets(self) -> dict:
         """{"type": [(type, count, chosen)], "speaker"|"podcast"|"attribution":
         [(value, label, count)], "sampled": whether the counts are of a sample}."""

@@ -115,6 +115,9 @@ class Tally:
     facets: dict = field(default_factory=dict)
     # True when some facet counted a sample rather than every match
     sampled: bool = False
+    # The smallest id in the sample of the claims shown (None if it holds none): past
+    # the cap, the ids from it up are those of the `sample` newest (claims.newest_page).
+    oldest_sampled: int | None = None
 
     def for_template(self, chosen_types, chosen_records, size):
         """Types as (type, count, chosen) in the order types are defined, with every
@@ -169,11 +172,13 @@ def tally(search, cap, sample, known_count=None):
         sample_claims = None
         if not chosen.get("q"):
             sample_claims = newest(search.without(None, shown=sample))[0]
-        count, result.facets = _pass(
+        count, result.facets, result.oldest_sampled = _pass(
             newest(search.without(None)), names, cap + 1, sample, sample_claims, newest_id
         )
     else:
-        _, result.facets = _pass(newest(search.without(None)), names, sample + 1, sample)
+        _, result.facets, result.oldest_sampled = _pass(
+            newest(search.without(None)), names, sample + 1, sample
+        )
         count = known_count
     result.count = capped(count, cap)
     # A facet counted a sample when its pass found more matches than the sample holds.
@@ -184,7 +189,7 @@ def tally(search, cap, sample, known_count=None):
             # Only claims it can count, so that its sample is all countable claims.
             column, value = FACETS[name].condition
             claims = claims.filter(**{column: value})
-        matches, counted = _pass(newest(claims), [name], sample + 1, sample, newest_id=newest_id)
+        matches, counted, _ = _pass(newest(claims), [name], sample + 1, sample, newest_id=newest_id)
         result.facets.update(counted)
         result.sampled |= matches > sample
     return result
@@ -207,7 +212,7 @@ def _newest_aired(claims):
 
 
 def _pass(newest, names, limit, sample, sample_claims=None, newest_id=None):
-    """(matches up to `limit`, {facet: rows}) for `newest`: claims, newest first, with
+    """(matches up to `limit`, {facet: rows}, the sample's smallest id) for `newest`: claims, newest first, with
     the columns that order them and that order (from _newest_added or _newest_aired),
     in one query. `sample_claims`, if given, are the same claims in the same order,
     found the way that reads a few cheapest, for the sample (_matches_and_sample_sql);
@@ -238,7 +243,7 @@ def _pass(newest, names, limit, sample, sample_claims=None, newest_id=None):
                 claims, columns, order, limit, sample, sample_claims
             )
     except EmptyResultSet:  # .none(), e.g. a search of stop words only
-        return 0, empty
+        return 0, empty, None
     sql, facet_params = _facets_sql(connection, names)
     with connection.cursor() as cursor:
         cursor.execute(
@@ -246,15 +251,15 @@ def _pass(newest, names, limit, sample, sample_claims=None, newest_id=None):
             [*params, *facet_params],
         )
         rows = cursor.fetchall()
-    facets, count = empty, 0
+    facets, totals = empty, {}
     for name, value, label, n in rows:
-        if name == "matches":
-            count = n
-        else:
+        if name in FACETS:
             facets[name].append((value, label, n) if FACETS[name].labelled_by else (value, n))
+        else:  # "matches" and "oldest_sampled"
+            totals[name] = n
     for rows in facets.values():
         rows.sort(key=lambda row: (-row[-1], *row[:-1]))
-    return count, facets
+    return totals["matches"], facets, totals["oldest_sampled"]
 
 
 def _matches_and_sample_sql(claims, columns, order, limit, sample, sample_claims=None):
@@ -277,7 +282,7 @@ def _matches_and_sample_sql(claims, columns, order, limit, sample, sample_claims
 
 def _facets_sql(connection, names):
     """The SQL after the matches' and the sample's CTEs: each facet's counts among the
-    sample and the matches' count."""
+    sample, the matches' count and the sample's smallest id."""
     params, parts = [], []
     for name in names:
         facet, where = FACETS[name], f" WHERE c_{name} IS NOT NULL"
@@ -307,6 +312,7 @@ def _facets_sql(connection, names):
         else:
             parts.append(f"SELECT '{name}', value, NULL, n FROM ({grouped}) AS grouped")
     parts.append("SELECT 'matches', NULL, NULL, COUNT(*) FROM matches")
+    parts.append("SELECT 'oldest_sampled', NULL, NULL, MIN(c_pk) FROM sample")
     return " UNION ALL ".join(parts), params
 
 

@@ -1,19 +1,20 @@
 """A common word's first pages newest first, read on SQLite from the newest claims
 (claims.newest_page): the page every match would give, whichever claims were added last.
 
-The count's cap is lowered to 5 (claims/conftest.py), the window to the 4 newest ids
-and a page to 2 claims, so that a handful of claims crosses them.
+The count's cap is lowered to 5 and the facets' sample to the 4 newest matches
+(claims/conftest.py), and a page to 2 claims, so that a handful of claims crosses them.
 """
 
 import datetime
 
 import pytest
 from django.db import connection
+from django.http import QueryDict
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from claims import newest_page
 from claims.browse import ClaimSearch
+from claims.pagination import CappedPaginator
 from tests.factories import make_claim, make_episode
 
 URL = reverse("claims:claim_list")
@@ -21,7 +22,6 @@ URL = reverse("claims:claim_list")
 
 @pytest.fixture
 def window(monkeypatch, cap):
-    monkeypatch.setattr(newest_page, "WINDOW", 4)
     monkeypatch.setattr(ClaimSearch, "per_page", 2)
 
 
@@ -73,3 +73,17 @@ def test_a_page_deeper_than_the_window_holds_reads_every_match(client, window, e
 
     # The count stops at 5+, so the third page of two holds the fifth newest alone.
     assert shown(response) == ["Models, number 3."]
+
+
+def test_it_costs_the_queries_a_ranked_page_does(
+    window, eight_models, monkeypatch, django_assert_num_queries
+):
+    # So that the count's size does not change what a page costs: the check that no
+    # older claim comes first is asked in the same statement as the page.
+    with CaptureQueriesContext(connection) as from_the_newest:
+        ClaimSearch(QueryDict("q=models")).page()
+    monkeypatch.setattr(CappedPaginator, "cap", 100)
+
+    with django_assert_num_queries(len(from_the_newest)):
+        page = ClaimSearch(QueryDict("q=models")).page()
+    assert not page.paginator.count.capped
