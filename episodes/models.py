@@ -127,9 +127,9 @@ class Speaker(RemembersLoadedValues):
     class Meta:
         ordering = ("name",)
         indexes = [
-            # The speakers index, and their count from it alone (12 -> 1.3 ms at a million).
+            # The speakers index, and their count from it alone (SQLite: if it holds the column).
             models.Index(
-                fields=("-public_claim_count", "name"),
+                fields=("-public_claim_count", "name", "public_episode_count"),
                 condition=Q(public_episode_count__gt=0),
                 name="speaker_on_record",
             ),

@@ -16,6 +16,6 @@ class Migration(migrations.Migration):
         ),
         migrations.AddIndex(
             model_name='speaker',
-            index=models.Index(condition=models.Q(('public_episode_count__gt', 0)), fields=['-public_claim_count', 'name'], name='speaker_on_record'),
+            index=models.Index(condition=models.Q(('public_episode_count__gt', 0)), fields=['-public_claim_count', 'name', 'public_episode_count'], name='speaker_on_record'),
         ),
     ]
