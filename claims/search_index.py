@@ -86,10 +86,10 @@ def _sqlite_trigram_table(name, content, column):
     return table, triggers
 
 
-# SQLite's counterpart of the trigram indexes above: `LIKE '%word%'` asked of an FTS5
-# table of trigrams is answered from its index (Speaker.objects.named_like and
-# Episode.objects.titled_like ask it there); asked of the table, it read every
-# speaker's name and every episode's title on every search.
+# SQLite's counterpart of the trigram indexes above: a word's trigrams asked of an FTS5
+# table of trigrams are answered from its index (episodes.trigrams.holds(), for
+# Speaker.objects.named_like and Episode.objects.titled_like); `LIKE '%word%'` asked of
+# the table read every speaker's name and every episode's title on every search.
 SQLITE_TRIGRAM_TABLES = {
     name: _sqlite_trigram_table(name, content, column)
     for (content, column), name in TRIGRAM_TABLES.items()
