@@ -212,10 +212,11 @@ def _newest_aired(claims):
 
 
 def _pass(newest, names, limit, sample, sample_claims=None, newest_id=None):
-    """(matches up to `limit`, {facet: rows}, the sample's smallest id) for `newest`: claims, newest first, with
-    the columns that order them and that order (from _newest_added or _newest_aired),
-    in one query. `sample_claims`, if given, are the same claims in the same order,
-    found the way that reads a few cheapest, for the sample (_matches_and_sample_sql);
+    """(matches up to `limit`, {facet: rows}, the sample's smallest id) for `newest`:
+    claims, newest first, with the columns that order them and that order (from
+    _newest_added or _newest_aired), in one query. `sample_claims`, if given, are the
+    same claims in the same order, found the way that reads a few cheapest, for the
+    sample (_matches_and_sample_sql);
     `newest_id`, if given, is the ledger's highest id: a PostgreSQL search's matches
     are then read in no order, and its sample from windows below it (claims.search_sample).
 
