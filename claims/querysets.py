@@ -52,6 +52,22 @@ SPEAKER_RECORD_INDEXES = [
         condition=Q(status="published"),
         name="claim_speaker_type_record",
     ),
+    # The public claims aired in a range of dates, and a type among them (the claims
+    # browser's ?aired_from=…&type=…), by the date each claim keeps of its episode:
+    # counted from an index alone, and the newest read in page order. Joined to the
+    # episodes for their dates, PostgreSQL read every public prediction to count a
+    # year of them. The condition's column is in them so that SQLite, which is given it
+    # as a parameter, reads them alone.
+    models.Index(
+        fields=("-air_date", "episode", "number", *GATE, "status"),
+        condition=Q(status="published"),
+        name="claim_published_aired",
+    ),
+    models.Index(
+        fields=("type", "-air_date", "episode", "number", *GATE, "status"),
+        condition=Q(status="published"),
+        name="claim_published_type_aired",
+    ),
 ]
 
 
