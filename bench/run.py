@@ -62,6 +62,8 @@ THROUGHPUT_PAGES = ("home", "episodes", "episode", "speaker", "claims (filtered)
 TARGET_PAGES = ("episode", "claims (filtered)")
 WHILE_EDITING = ("episode", "claims (filtered)")
 HTTP_REPEAT = 10
+# Requests at once that warm a server before its latency is timed: gunicorn's workers.
+WARM_AT_ONCE = int(os.environ.get("BENCH_WORKERS", "4"))
 # Alternating runs of the minimal view and each page (see load()).
 ROUNDS = 3
 WRK_CONNECTIONS = 8
@@ -347,6 +349,18 @@ def datasette(path):
     return Server(argv, dict(os.environ), port, "/-/versions.json")
 
 
+def warm(port, path, at_once=WARM_AT_ONCE):
+    """`path` asked `at_once` at a time, twice: a gunicorn sync worker answers one request
+    at a time, so each of its workers answers one. One request warmed one worker of
+    four, and a worker's first answer of a page took twice as long as the next (its
+    database connection, its first use of code): up to three of ten timed requests then
+    landed on a cold worker (p95s of 80-130 ms where medians were 20-35). Datasette, one
+    process, is asked the same."""
+    with ThreadPoolExecutor(at_once) as pool:
+        for _ in range(2):
+            list(pool.map(lambda _: http_get(port, path), range(at_once)))
+
+
 def wrk(port, path, seconds, headers=None):
     """Requests per second from wrk on loopback: 2 threads, 8 connections, `seconds` long."""
     argv = ["wrk", "-t2", f"-c{WRK_CONNECTIONS}", f"-d{seconds}s", "--timeout", "30s"]
@@ -361,7 +375,9 @@ def wrk(port, path, seconds, headers=None):
 
 
 def http_latency(port, path, repeat=HTTP_REPEAT):
-    """Median and p95 (ms) of sequential GETs over one keep-alive loopback connection."""
+    """Median and p95 (ms) of sequential GETs over one keep-alive loopback connection,
+    once every worker of the server has answered `path` (warm())."""
+    warm(port, path)
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
     status, _, _ = http_get(port, path, connection=conn)
     if status != 200:
