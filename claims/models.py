@@ -20,7 +20,7 @@ from claims.history import DERIVED_FIELDS, ClaimChange, ClaimRevision, PublicHis
 from claims.links import CLAIM_INDEXES_FOR_LINKS, ClaimLink
 from claims.pending import PendingImport
 from claims.prediction_counts import PredictionCount
-from claims.querysets import SPEAKER_RECORD_INDEXES, ClaimQuerySet, public_q
+from claims.querysets import KEPT_AIR_DATE_INDEXES, ClaimQuerySet, public_q
 from claims.references import ClaimReference, Reference, ReferenceKind, Role
 from claims.reports import Report, ReportKind, ReportStatus
 from claims.topics import Topic
@@ -226,7 +226,7 @@ class Claim(predictions.PredictionFields, PublicHistory, models.Model):
                 condition=Q(status=ClaimStatus.PUBLISHED, verification__in=UNVERIFIED),
                 name="claim_published_unverified",
             ),
-            *predictions.PREDICTION_INDEXES + CLAIM_INDEXES_FOR_LINKS + SPEAKER_RECORD_INDEXES,
+            *predictions.PREDICTION_INDEXES + CLAIM_INDEXES_FOR_LINKS + KEPT_AIR_DATE_INDEXES,
         ]
 
     def __str__(self):
