@@ -72,9 +72,13 @@ def time_element(day) -> SafeString:
     if hasattr(day, "tzinfo") and timezone.is_aware(day):
         day = timezone.localtime(day)
     return mark_safe(
-        f'<time datetime="{day.year:04d}-{day.month:02d}-{day.day:02d}">'
-        f"{day.day} {MONTHS[day.month]} {day.year:04d}</time>"
+        f'<time datetime="{iso_date(day)}">{day.day} {MONTHS[day.month]} {day.year:04d}</time>'
     )
+
+
+def iso_date(day) -> str:
+    """2026-09-03, four digits of year whatever the year."""
+    return f"{day.year:04d}-{day.month:02d}-{day.day:02d}"
 
 
 def unresolved_voice(claim) -> str:
@@ -169,7 +173,7 @@ def _prediction(claim) -> str:
     outcome since it was published."""
     horizon = _escaped(claim.horizon_words)
     if claim.horizon:
-        horizon = f'<time datetime="{claim.horizon:%Y-%m-%d}">{horizon}</time>'
+        horizon = f'<time datetime="{iso_date(claim.horizon)}">{horizon}</time>'
     parts = [
         '<dl class="claim-meta prediction">',
         f"  <div><dt>Horizon</dt><dd>{horizon}</dd></div>",

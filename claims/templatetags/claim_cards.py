@@ -40,4 +40,4 @@ def time_element(day):
 def iso_date(day):
     """2026-09-03: what `{{ day|date:'Y-m-d' }}` writes, without parsing a format on every
     call (see time_element). Digits and hyphens need no escaping."""
-    return mark_safe(f"{day.year:04d}-{day.month:02d}-{day.day:02d}")
+    return mark_safe(cards.iso_date(day))
