@@ -43,6 +43,11 @@ class ClaimSearch:
     # Facets count at most this many claims, the newest: see claims/facets.py.
     facet_sample = 1_000
     matching_records = 5
+    # A caller that reads at most this many claims in order has a contradiction asked of
+    # each claim it walks (claims.links.contradicting): at a million claims, one in a
+    # hundred of which is in one, SQLite found 200 that way in 9.7 ms and the facets'
+    # 1,000 in 55 ms, against 21 ms from the ids of every claim in one.
+    walked_at_most = 500
 
     def __init__(self, data: QueryDict, claims: QuerySet | None = None):
         self.data = data
@@ -277,7 +282,8 @@ class ClaimSearch:
             if not self.query.is_searchable:
                 return claims.none()
             claims = search.search(claims, self.query, ranked=ranked, newer_than=newer_than)
-        claims = self._validated[0].narrow(claims, excluded, self._walks_topic(shown))
+        walk_links = bool(shown) and shown <= self.walked_at_most
+        claims = self._validated[0].narrow(claims, excluded, self._walks_topic(shown), walk_links)
         return claims if self.reads_kept_dates else claims.filter(self._episode_dates())
 
     def _walks_topic(self, shown: int | None) -> bool:

@@ -8,7 +8,7 @@ both of its claims are: a draft at either end hides it everywhere.
 from dataclasses import dataclass
 
 from django.db import models
-from django.db.models import Case, F, Q, When
+from django.db.models import Case, Exists, F, OuterRef, Q, When
 from django.db.models.functions import Greatest, Least
 
 from claims.choices import GATE, INVERSE_WORDING, Relation
@@ -288,5 +288,21 @@ def _when(claim):
 
 
 def in_contradiction() -> models.QuerySet:
-    """The ids of public claims that contradict, or are contradicted by, another public claim."""
-    return ClaimLink.objects.public().filter(relation=Relation.CONTRADICTS).claim_ids()
+    """The ids of claims that contradict, or are contradicted by, a public claim, as one
+    subquery. Only each link's other end is looked up: it is asked of public claims,
+    whose own end needs no check (SQLite at a million, counting the 10 000 claims in a
+    contradiction: 69 -> 55 ms)."""
+    links = ClaimLink.objects.filter(relation=Relation.CONTRADICTS).order_by()
+    from_end = links.filter(public_q("to_claim__")).values("from_claim")
+    return from_end.union(links.filter(public_q("from_claim__")).values("to_claim"))
+
+
+def contradicting() -> Q:
+    """in_contradiction(), asked of each claim (the outer query's): for a caller that walks
+    the claims in order and stops after a few. Worked out for the whole ledger first,
+    the ids of every claim in a contradiction were read and sorted before the first
+    page: 76 -> 3.5 ms for it (SQLite at a million; one claim in a hundred is in one)."""
+    links = ClaimLink.objects.filter(relation=Relation.CONTRADICTS)
+    from_this = links.filter(public_q("to_claim__"), from_claim=OuterRef("pk"))
+    to_this = links.filter(public_q("from_claim__"), to_claim=OuterRef("pk"))
+    return Q(Exists(from_this)) | Q(Exists(to_this))

@@ -6,8 +6,10 @@ import io
 import re
 
 import pytest
+from django.http import QueryDict
 from django.urls import reverse
 
+from claims.browse import ClaimSearch
 from claims.models import Claim
 from episodes.models import Status
 from tests.factories import link_every_claim, make_claim, make_episode, make_ledger, make_link
@@ -137,3 +139,16 @@ def test_the_filtered_browser_query_count(client, db, size, django_assert_num_qu
     with django_assert_num_queries(4):
         response = client.get(URL, {"contradictions": "only"})
     assert shown_count(response) > 0
+
+
+def test_a_page_asks_each_claim_or_reads_every_contradiction_and_lists_the_same(
+    claims, monkeypatch
+):
+    # Up to ClaimSearch.walked_at_most claims a page asks each claim it walks; past it,
+    # it reads the ids of every claim in a contradiction first.
+    query = QueryDict("contradictions=only&order=oldest")
+    walked = [claim.number for claim in ClaimSearch(query).ordered(shown=20)]
+    monkeypatch.setattr(ClaimSearch, "walked_at_most", 0)
+    read_first = [claim.number for claim in ClaimSearch(query).ordered(shown=20)]
+
+    assert walked == read_first == [1, 2, 3, 4]
