@@ -346,7 +346,7 @@ class Claim(predictions.PredictionFields, PublicHistory, models.Model):
     def attribution_words(self):
         """Who said it, in words that cannot be mistaken for a person's name:
         the speaker's name, or "Unresolved voice — Caller 2" (plain text; pages put
-        the label in <em>: templates/_unresolved_voice.html)."""
+        the label in <em>: claims.cards.unresolved_voice)."""
         if self.speaker_id is not None:
             return self.speaker.name
         if self.unresolved_label:

@@ -11,6 +11,13 @@ register = template.Library()
 register.simple_tag(cards.card, name="claim_card")
 
 
+@register.filter
+def unresolved_voice(claim):
+    """`{{ claim|unresolved_voice }}`: "Unresolved voice — <em>Caller 2</em>", as the claim
+    card names one (claims.cards.unresolved_voice), which escapes the label."""
+    return mark_safe(cards.unresolved_voice(claim))
+
+
 @register.filter(expects_localtime=True)
 def time_element(day):
     """`<time datetime="2026-09-03">3 September 2026</time>`, the ledger's one date format
