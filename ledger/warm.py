@@ -15,17 +15,13 @@ from django.conf import settings
 from django.template import engines
 
 
-def compile_templates() -> int:
+def compile_templates() -> None:
     """Compile every template in the project's template folders (not Django's own, nor
-    the admin's, which editors' pages compile as they need them); return how many."""
+    the admin's, which editors' pages compile as they need them)."""
     engine = engines["django"].engine
-    compiled = 0
-    for folder in engine.dirs:
-        folder = Path(folder)
+    for folder in map(Path, engine.dirs):
         if not folder.is_relative_to(settings.BASE_DIR):
             continue
         for path in sorted(folder.rglob("*")):
             if path.is_file():
                 engine.get_template(path.relative_to(folder).as_posix())
-                compiled += 1
-    return compiled
