@@ -172,7 +172,7 @@ def prediction_list(request):
     context = {
         "filters": filters,
         "ignored": ignored,
-        "podcasts": filters.filters["podcast"].queryset.only("name", "slug"),
+        "podcasts": filters.filters["podcast"].queryset.values_list("slug", "name"),
         "outcomes": Resolution.choices,
         "today": today,
         "counts": counts,

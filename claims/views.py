@@ -73,7 +73,7 @@ def episode_list(request):
         "episodes/episode_list.html",
         {
             "page": counted_page(request, episodes, count),
-            "podcasts": podcasts,
+            "podcast_choices": [(p.slug, f"{p.name} ({p.episode_count})") for p in podcasts],
             "podcast": podcast,
             "unknown_podcast": podcast_slug if podcast_slug and not podcast else "",
         },

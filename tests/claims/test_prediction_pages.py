@@ -127,6 +127,20 @@ def test_the_podcast_filter_offers_only_podcasts_with_a_public_prediction(client
     ]
 
 
+def test_the_podcast_filter_selects_the_chosen_podcast_and_escapes_names(client, ledger):
+    make_prediction(make_episode(make_podcast(name="Zany <i>Odds</i> & Ends", slug="odds")))
+
+    html = client.get(PREDICTIONS, {"podcast": "sample-hour"}).content.decode()
+
+    podcasts = html[html.index('<select name="podcast"') : html.index("</select>")]
+    assert re.findall(r'<option value="([^"]*)"( selected)?>([^<]*)</option>', podcasts) == [
+        ("", "", "Any podcast"),
+        ("example-show", "", "Example Show"),
+        ("sample-hour", " selected", "Sample Hour"),
+        ("odds", "", "Zany &lt;i&gt;Odds&lt;/i&gt; &amp; Ends"),
+    ]
+
+
 def test_the_speaker_filter_finds_a_speaker_by_name_in_any_case(client, ledger):
     html = client.get(PREDICTIONS, {"speaker": "  ben   SAMPLE "}).content.decode()
 

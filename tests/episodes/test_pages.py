@@ -383,3 +383,18 @@ def test_claim_of_a_draft_episode_has_no_permalink(client):
     claim = make_claim(episode=make_episode(status=Status.DRAFT))
 
     assert client.get(claim.get_absolute_url()).status_code == 404
+
+
+def test_episode_list_filter_selects_the_chosen_podcast_and_escapes_names(client):
+    chosen = make_podcast(name="Loud <b>Talk</b> & Clear", slug="loud")
+    make_episode(chosen, status=Status.PUBLISHED)
+    make_episode(make_podcast(name="Quiet Show", slug="quiet"), status=Status.PUBLISHED)
+
+    html = client.get("/episodes/", {"podcast": "loud"}).content.decode()
+
+    choices = html[html.index('<select id="podcast-filter"') : html.index("</select>")]
+    assert re.findall(r'<option value="([^"]*)"( selected)?>([^<]*)</option>', choices) == [
+        ("", "", "All podcasts"),
+        ("loud", " selected", "Loud &lt;b&gt;Talk&lt;/b&gt; &amp; Clear (1)"),
+        ("quiet", "", "Quiet Show (1)"),
+    ]
