@@ -8,6 +8,7 @@ import datetime
 import re
 
 import pytest
+from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 
@@ -19,6 +20,7 @@ from claims.prediction_pages import (
     public_predictions,
 )
 from episodes.models import Status
+from tests.claims.plans import plan
 from tests.factories import (
     SOURCE,
     make_claim,
@@ -439,3 +441,15 @@ def test_the_episode_claim_mix_counts_a_resolved_prediction_as_a_prediction(clie
     response = client.get(episode.get_absolute_url())
 
     assert response.context["mix"] == [(ClaimType.PREDICTION, 2)]
+
+
+def test_a_podcasts_predictions_are_counted_from_an_index_alone(ledger):
+    predictions = public_predictions().filter(episode__podcast__slug="example-show")
+
+    counted = plan(predictions.order_by().values("resolution", "horizon"))
+
+    # Not each of a big show's predictions read from the table for its outcome and horizon.
+    if connection.vendor == "sqlite":
+        assert "COVERING INDEX claim_episode_predictions" in counted
+    else:
+        assert "Index Only Scan using claim_episode_predictions" in counted
