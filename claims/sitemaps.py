@@ -24,7 +24,7 @@ from django.urls import reverse
 from django.utils.functional import cached_property
 
 from claims.models import Claim, Reference, Topic
-from claims.public_record import public_claim_total
+from claims.public_record import public_claim_total, speakers_with_public_claims
 from episodes.models import Episode, Podcast, Speaker
 from ledger.models import current_version
 
@@ -131,7 +131,7 @@ class SpeakerSitemap(LedgerSitemap):
         )
 
     def count(self):
-        return Speaker.objects.filter(public_claim_count__gt=0).count()
+        return speakers_with_public_claims().count()
 
 
 class PodcastSitemap(LedgerSitemap):
