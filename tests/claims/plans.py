@@ -3,25 +3,17 @@
 from django.db import connection
 
 
-def plan(queryset, index_only=False) -> str:
+def plan(queryset) -> str:
     """EXPLAIN on PostgreSQL, with scans and sorts forbidden (a test's tiny tables are
     cheapest scanned and sorted: this asks whether an index can serve the query at all);
     EXPLAIN QUERY PLAN on SQLite; both after ANALYZE, as the benchmark's data has it
-    (unanalyzed, PostgreSQL guesses one row a table, and any index that orders will do).
-
-    `index_only`: on PostgreSQL, reading the table through an index is forbidden too, to
-    ask whether an index alone can answer (a test's few rows, just written, are cheaper
-    read from the table than from an index whose visibility map says nothing yet).
-    """
+    (unanalyzed, PostgreSQL guesses one row a table, and any index that orders will do)."""
     sql, params = queryset.query.sql_with_params()
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             cursor.execute("ANALYZE")
             cursor.execute("SET LOCAL enable_seqscan = off")
             cursor.execute("SET LOCAL enable_sort = off")
-            if index_only:
-                cursor.execute("SET LOCAL enable_indexscan = off")
-                cursor.execute("SET LOCAL enable_bitmapscan = off")
             cursor.execute("EXPLAIN " + sql, params)
         else:
             cursor.execute("ANALYZE")
