@@ -158,10 +158,89 @@ class ClaimSerializer(serializers.Serializer):
         return citation(claim, permalink(self.context, claim))
 
     def to_representation(self, claim):
-        data = super().to_representation(claim)
+        # The fields above document the shape (drf-spectacular reads them); the shape
+        # itself is written in plain Python below, which gives the same dict (tests/api/
+        # test_claim_shape.py) in a fifth of the time: an episode's fifty claims spent
+        # most of the API's episode walking DRF's fields.
+        data = claim_shape(claim, self.context["request"])
         if claim.is_retracted:
             data.update(dict.fromkeys(VOUCHED_FOR))
         return data
+
+
+def claim_shape(claim, request) -> dict:
+    """The fields of ClaimSerializer, in their order, as DRF would write them."""
+    absolute = request.build_absolute_uri
+    url = absolute(claim.get_absolute_url())
+    speaker = claim.speaker
+    return {
+        "id": claim.pk,
+        "url": url,
+        "number": claim.number,
+        "label": claim.label,
+        "status": _choice(claim.status),
+        "type": _choice(claim.type),
+        "excerpt": claim.excerpt,
+        "highlighted": None if claim.highlighted is None else str(claim.highlighted),
+        "summary": claim.summary,
+        "attribution": _choice(claim.attribution),
+        "speaker": speaker and _named(speaker, absolute),
+        "voice": claim.voice,
+        "episode": _episode_ref(claim.episode, absolute),
+        "timestamp": claim.timestamp,
+        "moment_url": claim.moment_url,
+        "verification": _choice(claim.verification),
+        "corrections": _corrections(claim.public_corrections),
+        "topics": [topic.slug for topic in claim.topics.all()],
+        "references": [
+            {
+                "role": _choice(named.role),
+                "slug": named.reference.slug,
+                "title": named.reference.title,
+                "kind": _choice(named.reference.kind),
+                "url": absolute(named.reference.get_absolute_url()),
+            }
+            for named in claim.references_named.all()
+        ],
+        "retraction": RetractionSerializer(claim).data if claim.is_retracted else None,
+        "citation": citation(claim, url),
+        "links": [
+            {
+                "relation": _choice(link.relation),
+                "wording": str(link.wording),
+                "claim_id": link.claim.pk,
+                "claim_url": absolute(link.claim.get_absolute_url()),
+                "note": link.note,
+            }
+            for link in claim.public_links
+        ],
+    }
+
+
+def _corrections(corrections) -> list:
+    # Few claims are corrected: DRF writes their dates, and only theirs.
+    return CorrectionSerializer(many=True).to_representation(corrections) if corrections else []
+
+
+def _choice(value):
+    # As a ChoiceField writes a choice: its plain value; None and "" as they are.
+    return value if value in (None, "") else str(value)
+
+
+def _named(record, absolute) -> dict:
+    return {"slug": record.slug, "name": record.name, "url": absolute(record.get_absolute_url())}
+
+
+def _episode_ref(episode, absolute) -> dict:
+    return {
+        "id": episode.pk,
+        "slug": episode.slug,
+        "title": episode.title,
+        "air_date": episode.air_date.isoformat(),
+        "original_url": episode.original_url,
+        "podcast": _named(episode.podcast, absolute),
+        "url": absolute(episode.get_absolute_url()),
+    }
 
 
 class TypeCountSerializer(serializers.Serializer):
