@@ -139,8 +139,15 @@ class EpisodeDetail(GenericAPIView):
             podcast__slug=podcast_slug,
             slug=slug,
         )
+        # Through the relation, as the episode's page does: each claim shares `episode`,
+        # not a copy of it and its podcast joined to every row.
         claims = episode.claims.published()
-        episode.ledger = list(claims.for_listing().prefetch_related(*SUBJECTS).order_by("number"))
+        episode.ledger = list(
+            claims.select_related("speaker")
+            .defer("search_context", "search_vector")
+            .prefetch_related(*SUBJECTS)
+            .order_by("number")
+        )
         attach_public_links(episode.ledger)
         episode.claim_mix = claims.type_mix()
         people = {c.speaker_id: c.speaker for c in episode.ledger if c.is_identified}
