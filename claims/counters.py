@@ -257,6 +257,8 @@ def recount_claims(claims) -> None:
     recount_topics(topics_of(ids))
     recount_references(references_of(ids))
     recount_predictions(prediction_keys_of(Claim.objects.filter(pk__in=ids)))
+    # Published in bulk (ClaimQuerySet.publish): the claims linked to them by a contradiction.
+    ClaimLink.objects.filter(Q(from_claim__in=ids) | Q(to_claim__in=ids)).refresh_contradictions()
 
 
 def claim_saved(
@@ -316,6 +318,9 @@ def episodes_changed_status(episode_ids) -> None:
     first, since the public gate reads them; then the counts."""
     episode_ids = set(episode_ids)
     Claim.objects.filter(episode__in=episode_ids).follow_episodes()
+    ClaimLink.objects.filter(
+        Q(from_claim__episode__in=episode_ids) | Q(to_claim__episode__in=episode_ids)
+    ).refresh_contradictions()
     recount_podcasts(
         Episode._base_manager.filter(pk__in=episode_ids).values_list("podcast_id", flat=True)
     )

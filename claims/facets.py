@@ -35,11 +35,10 @@ from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from claims import search, search_sample
-from claims.choices import Due, Relation, Resolution
-from claims.models import Attribution, Claim, ClaimLink, ClaimType, Topic
+from claims.choices import Due, Resolution
+from claims.models import Attribution, Claim, ClaimType, Topic
 from claims.pagination import Exactly, capped
 from claims.predictions import due_q
-from claims.querysets import public_q
 from episodes.models import Episode, Podcast, Speaker
 
 
@@ -79,17 +78,9 @@ SAMPLE_IDS = RawSQL("SELECT c_pk FROM sample", [])
 
 
 def contradictions_in_sample():
-    """The claims in contradiction among the sample's: only the links that touch the
-    sample are looked at, not every contradiction in the ledger.
-
-    The sample's claims are public, so only each link's other end is checked. Each end
-    is looked up through its own index: asked as one condition (this end or that one
-    in the sample), the database read every link in the ledger.
-    """
-    links = ClaimLink.objects.filter(relation=Relation.CONTRADICTS).order_by()
-    from_sample = links.filter(public_q("to_claim__"), from_claim__in=SAMPLE_IDS)
-    to_sample = links.filter(public_q("from_claim__"), to_claim__in=SAMPLE_IDS)
-    return from_sample.values("from_claim").union(to_sample.values("to_claim"))
+    """The claims in contradiction among the sample's, as each keeps it
+    (links.KeptContradiction)."""
+    return Claim.objects.filter(pk__in=SAMPLE_IDS, in_contradiction=True).order_by().values("pk")
 
 
 # Records are grouped by id and named after counting: joining every match to its

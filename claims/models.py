@@ -17,7 +17,7 @@ from claims.choices import (
     Verification,
 )
 from claims.history import DERIVED_FIELDS, ClaimChange, ClaimRevision, PublicHistory, RevisionKind
-from claims.links import CLAIM_INDEXES_FOR_LINKS, ClaimLink
+from claims.links import CLAIM_INDEXES_FOR_LINKS, ClaimLink, KeptContradiction
 from claims.pending import PendingImport
 from claims.prediction_counts import PredictionCount
 from claims.querysets import KEPT_AIR_DATE_INDEXES, ClaimQuerySet, public_q
@@ -50,7 +50,7 @@ __all__ = [
 ]
 
 
-class Claim(predictions.PredictionFields, PublicHistory, models.Model):
+class Claim(predictions.PredictionFields, KeptContradiction, PublicHistory, models.Model):
     episode = models.ForeignKey(Episode, on_delete=protect_published, related_name="claims")
     number = models.PositiveIntegerField(
         help_text="Its place in the episode's ledger. Never reused or renumbered: "

@@ -17,6 +17,7 @@ from claims.counters import (
     recount_speakers,
     recount_topics,
 )
+from claims.links import refresh_every_contradiction
 from claims.models import Claim, ClaimLink, ClaimReference, Reference, Topic
 from claims.prediction_recounts import prediction_counts, recount_predictions
 from episodes.models import Appearance, Episode, Podcast, Speaker
@@ -54,6 +55,7 @@ def recount_everything(batch=2000) -> Counter:
         air_date=F("episode__air_date")
     ).date_from_episodes()
     fixed["linked claims"] += ClaimLink.objects.all().refresh_kept()[0]
+    fixed["claims in a contradiction"] += refresh_every_contradiction()
     for model, recount, fields in (
         (Episode, count_episodes, EPISODE_COUNTS),
         (Speaker, recount_speakers, SPEAKER_COUNTS),

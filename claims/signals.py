@@ -12,6 +12,7 @@ from django.dispatch import receiver
 
 from claims import counters
 from claims.history import PERMALINK_FIELDS
+from claims.links import refresh_contradictions
 from claims.models import Claim, ClaimLink, ClaimReference, ClaimRevision
 from claims.public_record import readers_see_change_to
 from episodes.models import Appearance, Episode, Speaker, Transcript
@@ -43,6 +44,11 @@ def claim_saved(sender, instance: Claim, raw: bool = False, **kwargs) -> None:
                 links = ClaimLink.objects.filter(Q(from_claim=instance) | Q(to_claim=instance))
                 redrawn = links.refresh_kept()[1]
         counters.claim_saved(instance.pk, before, after, redrawn)
+        if before and any(before[name] != after[name] for name in ("status", "episode")):
+            # Public now, or no longer: the claims it contradicts, or that contradict it.
+            ClaimLink.objects.filter(
+                Q(from_claim=instance) | Q(to_claim=instance)
+            ).refresh_contradictions()
         if before and any(before[name] != after[name] for name in PERMALINK_FIELDS):
             # A draft moved or renumbered: the references it names list it elsewhere.
             with unseen_by_readers(not readers_see_change_to(instance)):
@@ -136,12 +142,24 @@ def appearance_changed(sender, instance: Appearance, raw: bool = False, **kwargs
         counters.appearances_changed({instance.speaker_id, before} - {None})
 
 
+@receiver(pre_save, sender=ClaimLink, dispatch_uid="claims-link-saving")
+def link_saving(sender, instance: ClaimLink, raw: bool = False, **kwargs) -> None:
+    # An editor may point an existing link at other claims, or change its relation.
+    if not raw and instance.pk:
+        before = ClaimLink.objects.filter(pk=instance.pk).values_list("from_claim", "to_claim")
+        instance._ends_before = before.first() or ()
+
+
 @receiver(post_save, sender=ClaimLink, dispatch_uid="claims-link-saved")
 @receiver(post_delete, sender=ClaimLink, dispatch_uid="claims-link-deleted")
 def link_changed(sender, instance: ClaimLink, raw: bool = False, **kwargs) -> None:
-    # Their speaker's count of moves; the importer writes links in bulk and recounts itself.
+    """Their speaker's count of moves, and whether the claims at its ends (now and
+    before) are in a contradiction. The importer writes links in bulk and recounts itself."""
     if not raw:
         counters.recount_speakers({instance.shared_speaker_id})
+        ends = {instance.from_claim_id, instance.to_claim_id}
+        ends |= set(instance.__dict__.pop("_ends_before", ()))
+        refresh_contradictions(Claim.objects.filter(pk__in=ends))
 
 
 @receiver(pre_save, sender=ClaimReference, dispatch_uid="claims-naming-saving")

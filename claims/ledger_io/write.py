@@ -76,9 +76,11 @@ def recount_written(plan: Plan, claims, new_episodes, topics, references) -> Non
     episode_ids = {claim.episode_id for claim in claims}
     counters.recount_episodes(episode_ids | new_episodes)
     # Links written in bulk, or whose claims changed speaker or date: what they keep.
-    _, moved = ClaimLink.objects.filter(
+    links = ClaimLink.objects.filter(
         Q(from_claim__episode__in=episode_ids) | Q(to_claim__episode__in=episode_ids)
-    ).refresh_kept()
+    )
+    _, moved = links.refresh_kept()
+    links.refresh_contradictions()
     # Appearances were replaced in bulk: those removed were recounted as they went
     # (claims.signals), those written are recounted here.
     counters.recount_speakers(

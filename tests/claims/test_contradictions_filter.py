@@ -6,12 +6,14 @@ import io
 import re
 
 import pytest
+from django.db import connection
 from django.http import QueryDict
 from django.urls import reverse
 
 from claims.browse import ClaimSearch
 from claims.models import Claim
 from episodes.models import Status
+from tests.claims.plans import plan
 from tests.factories import link_every_claim, make_claim, make_episode, make_ledger, make_link
 
 URL = reverse("claims:claim_list")
@@ -39,8 +41,10 @@ def claims(db):
     make_link(public[1], public[2], "contradicts")
     make_link(public[4], public[3], "contradicts")
     make_link(public[5], public[6], "supports")
-    make_link(public[7], make_claim(episode, number=9, status=Status.DRAFT), "contradicts")
-    make_link(public[8], make_claim(make_episode(status=Status.DRAFT)), "contradicts")
+    draft = make_claim(episode, number=9, status=Status.DRAFT, excerpt="Claim 9 speaks.")
+    make_link(public[7], draft, "contradicts")
+    in_a_draft_episode = make_claim(make_episode(status=Status.DRAFT), excerpt="Claim 0 speaks.")
+    make_link(public[8], in_a_draft_episode, "contradicts")
     return public
 
 
@@ -77,13 +81,68 @@ def test_without_contradictions_the_filter_is_not_offered(client, db):
     assert "Only claims in a contradiction" not in client.get(URL).content.decode()
 
 
-def test_a_contradiction_with_a_draft_counts_for_neither_claim(client, claims):
-    Claim.objects.filter(pk=claims[2].pk).update(status=Status.DRAFT)
+def shown_numbers(client):
+    response = client.get(URL, {"contradictions": "only", "order": "oldest"})
+    shown = [int(n) for n in re.findall(r"Claim (\d) speaks", response.content.decode())]
+    assert shown_count(response) == facet_count(response) == len(shown)
+    return shown
 
-    response = client.get(URL, {"contradictions": "only"})
 
-    assert shown_count(response) == 2
-    assert facet_count(response) == 2
+def test_a_retraction_takes_the_contradiction_off_both_claims(client, claims):
+    claims[2].retract("Said by someone else.")
+
+    assert shown_numbers(client) == [3, 4]
+
+
+def test_publishing_the_draft_at_one_end_puts_both_claims_in_it(client, claims):
+    draft = Claim.objects.get(number=9)
+    draft.status = Status.PUBLISHED
+    draft.save()
+
+    assert shown_numbers(client) == [1, 2, 3, 4, 7, 9]
+
+
+def publish_the_draft_episode(claims):
+    episode = claims[8].links_from.get().to_claim.episode
+    episode.status = Status.PUBLISHED
+    episode.save()
+    return episode
+
+
+def test_publishing_the_episode_at_one_end_puts_both_claims_in_it(client, claims):
+    publish_the_draft_episode(claims)
+
+    assert shown_numbers(client) == [1, 2, 3, 4, 8, 0]
+
+
+def test_unpublishing_the_episode_at_one_end_takes_both_claims_out(client, claims):
+    episode = publish_the_draft_episode(claims)
+    episode.status = Status.DRAFT
+    episode.save()
+
+    assert shown_numbers(client) == [1, 2, 3, 4]
+
+
+def test_an_unlinked_contradiction_leaves_both_claims(client, claims):
+    claims[1].links_from.get().delete()
+
+    assert shown_numbers(client) == [3, 4]
+
+
+def test_a_link_pointed_at_another_claim_moves_the_contradiction(client, claims):
+    link = claims[1].links_from.get()
+    link.to_claim = claims[6]
+    link.save()
+
+    assert shown_numbers(client) == [1, 3, 4, 6]
+
+
+def test_a_link_that_no_longer_contradicts_leaves_both_claims(client, claims):
+    link = claims[4].links_from.get()
+    link.relation = "refines"
+    link.save()
+
+    assert shown_numbers(client) == [1, 2]
 
 
 def test_a_bogus_value_is_ignored_with_a_message(client, claims):
@@ -141,14 +200,15 @@ def test_the_filtered_browser_query_count(client, db, size, django_assert_num_qu
     assert shown_count(response) > 0
 
 
-def test_a_page_asks_each_claim_or_reads_every_contradiction_and_lists_the_same(
-    claims, monkeypatch
-):
-    # Up to ClaimSearch.walked_at_most claims a page asks each claim it walks; past it,
-    # it reads the ids of every claim in a contradiction first.
-    query = QueryDict("contradictions=only&order=oldest")
-    walked = [claim.number for claim in ClaimSearch(query).ordered(shown=20)]
-    monkeypatch.setattr(ClaimSearch, "walked_at_most", 0)
-    read_first = [claim.number for claim in ClaimSearch(query).ordered(shown=20)]
+@pytest.mark.parametrize("order", ["newest", "oldest"])
+def test_the_claims_in_a_contradiction_are_counted_and_listed_from_their_indexes(claims, order):
+    if connection.vendor != "sqlite":
+        # PostgreSQL reads an index alone only once the claims are vacuumed, and its
+        # choice between indexes that order alike is a toss-up on a test's few rows.
+        pytest.skip("an index-only scan needs the claims vacuumed")
+    found = ClaimSearch(QueryDict(f"contradictions=only&order={order}"))
 
-    assert walked == read_first == [1, 2, 3, 4]
+    # Counted from an index of them alone, not every public claim read for its flag.
+    counted = plan(found.without(None).order_by().values("pk"))
+    assert re.search(r"SCAN claims_claim USING COVERING INDEX claim_\w*contradiction", counted)
+    assert "USING INDEX claim_contradiction_aired" in plan(found.ordered(shown=20))

@@ -61,7 +61,23 @@ def kept_counts():
         counted(Claim, ["air_date", "episode_published"]),
         counted(ClaimLink, ["shared_speaker", "moved_on"]),
         counted(Appearance, ["air_date"]),
+        set(Claim.objects.filter(in_contradiction=True).values_list("pk", flat=True)),
     )
+
+
+def truly_in_contradiction():
+    """The claims at one end of a contradiction whose other end is public."""
+    public = set(
+        Claim.objects.filter(
+            status=ClaimStatus.PUBLISHED, episode__status=Status.PUBLISHED
+        ).values_list("pk", flat=True)
+    )
+    ends = set()
+    contradictions = ClaimLink.objects.filter(relation=Relation.CONTRADICTS)
+    for from_id, to_id in contradictions.values_list("from_claim", "to_claim"):
+        ends |= {from_id} if to_id in public else set()
+        ends |= {to_id} if from_id in public else set()
+    return ends
 
 
 def busiest(namings: Counter) -> list[int]:
@@ -180,6 +196,7 @@ def true_counts():
         dates,
         kept_by_links(),
         {a.pk: [a.episode.air_date] for a in Appearance.objects.select_related("episode")},
+        truly_in_contradiction(),
     )
 
 
@@ -213,10 +230,12 @@ def ledger(db):
         for title in ("Deploys", "Pytest")
     )
     speakers = [make_speaker(), make_speaker(), make_speaker()]
-    # A public claim and a draft that name a reference, for the edits that move them.
+    # A public claim and a draft that name a reference, for the edits that move them,
+    # and each in a contradiction with a public claim of another episode.
     for status in (ClaimStatus.PUBLISHED, ClaimStatus.DRAFT):
         claim = make_claim(episodes[0], speakers[0], status=status)
         ClaimReference.objects.create(claim=claim, reference=deploys, role=NamedAs.USES)
+        make_link(claim, make_claim(episodes[2], speakers[1]), Relation.CONTRADICTS)
     return episodes, speakers
 
 
@@ -719,6 +738,18 @@ def test_recount_puts_back_the_speaker_a_links_claims_share(capsys):
     link.refresh_from_db()
     assert link.shared_speaker == ada
     assert "Counts that were wrong: 1 linked claims." in capsys.readouterr().out
+
+
+def test_recount_puts_back_whether_claims_are_in_a_contradiction(capsys):
+    kept, lost = make_claim(), make_claim()
+    make_link(kept, make_claim(), "contradicts")
+    Claim.objects.filter(pk=kept.pk).update(in_contradiction=False)
+    Claim.objects.filter(pk=lost.pk).update(in_contradiction=True)
+
+    call_command("recount")
+
+    assert {*Claim.objects.filter(in_contradiction=True)} == {kept, kept.links_from.get().to_claim}
+    assert "Counts that were wrong: 2 claims in a contradiction." in capsys.readouterr().out
 
 
 def test_recount_repairs_a_prediction_count_that_drifted_and_says_so(capsys):
