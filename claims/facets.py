@@ -31,7 +31,6 @@ from dataclasses import dataclass, field
 from django.core.exceptions import EmptyResultSet
 from django.db import connections
 from django.db.models import Case, F, Value, When
-from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from claims import search, search_sample
@@ -51,10 +50,6 @@ class Facet:
     labelled_by: type | None = None
     # (column, value) a claim must have to be counted
     condition: tuple | None = None
-    # For a facet of one choice without a column: (value, a function giving a
-    # subquery of the ids of the claims that have it). Counted by id, in the sample
-    # only, rather than asked of every match.
-    members: tuple | None = None
     # A many-to-many relation instead of a column: (its through model, the field that
     # names the record). Joined to the sample, not to the matches, so that a claim
     # with two topics is still one match and one of each other facet's counts.
@@ -74,13 +69,12 @@ def due_from_today():
 
 
 PREDICTIONS_ONLY = ("type", ClaimType.PREDICTION)
-SAMPLE_IDS = RawSQL("SELECT c_pk FROM sample", [])
 
 
-def contradictions_in_sample():
-    """The claims in contradiction among the sample's, as each keeps it
-    (links.KeptContradiction)."""
-    return Claim.objects.filter(pk__in=SAMPLE_IDS, in_contradiction=True).order_by().values("pk")
+def in_a_contradiction():
+    """?contradictions='s one choice, "only", for a claim in a contradiction (as it keeps
+    it: links.KeptContradiction); NULL for any other claim."""
+    return Case(When(in_contradiction=True, then=Value("only")), default=None)
 
 
 # Records are grouped by id and named after counting: joining every match to its
@@ -94,7 +88,7 @@ FACETS = {
     "attribution": Facet("attribution"),
     "resolution": Facet("resolution", condition=PREDICTIONS_ONLY),
     "due": Facet(due_from_today, condition=PREDICTIONS_ONLY),
-    "contradictions": Facet(None, members=("only", contradictions_in_sample)),
+    "contradictions": Facet(in_a_contradiction),
     "topic": Facet(None, Topic, through=(Claim.topics.through, "topic")),
 }
 
@@ -231,7 +225,7 @@ def _pass(newest, names, limit, sample, sample_claims=None, newest_id=None):
     empty = {name: [] for name in names}
     columns = {"c_pk": F("pk"), "c_attribution": F("attribution"), **order_columns}
     for name in names:
-        if FACETS[name].members or FACETS[name].through:
+        if FACETS[name].through:
             continue
         columns[f"c_{name}"] = FACETS[name].expression()
         if FACETS[name].condition:
@@ -289,14 +283,6 @@ def _facets_sql(connection, names):
     params, parts = [], []
     for name in names:
         facet, where = FACETS[name], f" WHERE c_{name} IS NOT NULL"
-        if facet.members:
-            value, members = facet.members
-            members_sql, members_params = members().query.sql_with_params()
-            parts.append(
-                f"SELECT '{name}', %s, NULL, COUNT(*) FROM sample WHERE c_pk IN ({members_sql})"
-            )
-            params += [value, *members_params]
-            continue
         if facet.condition:
             column, value = facet.condition
             where += f" AND c_{column} = %s"
