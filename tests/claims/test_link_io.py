@@ -45,6 +45,13 @@ def test_a_file_links_a_claim_to_another_in_the_same_file(tmp_path, spelling):
     assert links() == [(2, "contradicts", 1, "Not so.")]
 
 
+def test_an_imported_contradiction_puts_both_claims_in_the_browsers_filter(tmp_path, client):
+    run_import(tmp_path, as_json(linked_document()))
+
+    response = client.get("/api/v1/claims/", {"contradictions": "only", "order": "oldest"})
+    assert [claim["number"] for claim in response.json()["results"]] == [1, 2]
+
+
 def test_a_csv_cell_holds_one_link_a_line(tmp_path):
     episode = make_episode(podcast=make_podcast(slug="example-show"), slug="pilot")
     make_claim(episode, number=1)
