@@ -258,7 +258,18 @@ def recount_claims(claims) -> None:
     recount_references(references_of(ids))
     recount_predictions(prediction_keys_of(Claim.objects.filter(pk__in=ids)))
     # Published in bulk (ClaimQuerySet.publish): the claims linked to them by a contradiction.
-    ClaimLink.objects.filter(Q(from_claim__in=ids) | Q(to_claim__in=ids)).refresh_contradictions()
+    for batch in link_batches(ids):
+        ClaimLink.objects.filter(
+            Q(from_claim__in=batch) | Q(to_claim__in=batch)
+        ).refresh_contradictions()
+
+
+def link_batches(ids) -> list[list[int]]:
+    """Claim or episode `ids` in lists small enough to refresh their links in one
+    statement: each id is bound four times (ClaimLinkQuerySet.claim_ids), and SQLite
+    binds at most 32 766 values."""
+    ids = sorted(ids)
+    return [ids[start : start + 1000] for start in range(0, len(ids), 1000)]
 
 
 def claim_saved(

@@ -332,20 +332,19 @@ def refresh_contradictions(claims) -> int:
     contradiction was linked, unlinked or relinked, or a claim at its other end became
     public or stopped being. Returns how many changed.
 
-    Unseen by readers by itself: a public claim's flag moves only with a change readers
-    see (the link's, or the other claim's or its episode's), which moved the ledger's
-    version already; a draft's must not tell anyone that editors are at work.
+    A public claim's flag is something readers see (the filter, its count), so changing
+    it moves the ledger's version; a draft's must not tell anyone that editors are at work.
     """
+    changed = _refresh_contradictions(claims.filter(public_q()))
     with unseen_by_readers():
-        return _refresh_contradictions(claims)
+        return changed + _refresh_contradictions(claims.exclude(public_q()))
 
 
 def refresh_every_contradiction() -> int:
     """Each claim's flag set again wherever it may be wrong (manage.py recount): the
-    claims at either end of a contradiction, and those flagged now. A repair readers
-    see, unlike refresh_contradictions()."""
+    claims at either end of a contradiction, and those flagged now."""
     ends = ClaimLink.objects.filter(relation=Relation.CONTRADICTS).claim_ids()
-    return _refresh_contradictions(_claims().filter(Q(pk__in=ends) | Q(in_contradiction=True)))
+    return refresh_contradictions(_claims().filter(Q(pk__in=ends) | Q(in_contradiction=True)))
 
 
 def _refresh_contradictions(claims) -> int:

@@ -126,16 +126,19 @@ def _link_problem(plan, key, target, relation, ids, existing, given) -> str:
     return ""
 
 
-def write_links(plan) -> None:
-    """Create and update the planned links, once their claims are written: a few queries."""
+def write_links(plan) -> set[int]:
+    """Create and update the planned links, once their claims are written: a few queries.
+    Returns the ids of the claims at the ends of the links created, which the file may
+    have left otherwise unchanged."""
     if not plan.links_to_create and not plan.links_to_update:
-        return
+        return set()
     ids = ledger_claim_ids({key for link in plan.links_to_create for key in link[:2]})
     ClaimLink.objects.bulk_create(
         ClaimLink(from_claim_id=ids[key], to_claim_id=ids[target], relation=relation, note=note)
         for key, target, relation, note in plan.links_to_create
     )
     ClaimLink.objects.bulk_update(plan.links_to_update, ["note"])
+    return {ids[key] for link in plan.links_to_create for key in link[:2]}
 
 
 def exported_links(claims) -> dict[int, list[dict]]:

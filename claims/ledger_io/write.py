@@ -60,27 +60,38 @@ def write_plan(plan: Plan) -> None:
         for claim, change in zip(created + updated, changes, strict=True)
     ]
     ClaimRevision.objects.bulk_create(revisions, batch_size=BATCH_SIZE)
-    write_linked_claims(plan)
+    linked = write_linked_claims(plan)
     sync_source_records(
         claim
         for claim, change in zip(created + updated, changes, strict=True)
         if "resolution_sources" in change.changes
     )
     relinked = write_topics_and_references(plan)
-    recount_written(plan, created + updated, new_episodes, *relinked)
+    recount_written(plan, created + updated, new_episodes, linked, *relinked)
 
 
-def recount_written(plan: Plan, claims, new_episodes, topics, references) -> None:
+def recount_written(plan: Plan, claims, new_episodes, linked, topics, references) -> None:
     """Count again what the import moved: the claims' episodes, speakers, topics,
-    references and predictions, and the topics and references it linked or unlinked."""
+    references and predictions, the topics and references it linked or unlinked, and
+    what links keep of the claims (`linked`: those at the ends of the links it made)."""
     episode_ids = {claim.episode_id for claim in claims}
     counters.recount_episodes(episode_ids | new_episodes)
-    # Links written in bulk, or whose claims changed speaker or date: what they keep.
-    links = ClaimLink.objects.filter(
-        Q(from_claim__episode__in=episode_ids) | Q(to_claim__episode__in=episode_ids)
-    )
-    _, moved = links.refresh_kept()
-    links.refresh_contradictions()
+    # Links of claims that changed speaker, date or status, and links written in bulk
+    # (between claims the file may have left as they were): what they keep.
+    moved = set()
+    for ends in (
+        *(
+            Q(from_claim__episode__in=batch) | Q(to_claim__episode__in=batch)
+            for batch in counters.link_batches(episode_ids)
+        ),
+        *(
+            Q(from_claim__in=batch) | Q(to_claim__in=batch)
+            for batch in counters.link_batches(linked)
+        ),
+    ):
+        links = ClaimLink.objects.filter(ends)
+        moved |= links.refresh_kept()[1]
+        links.refresh_contradictions()
     # Appearances were replaced in bulk: those removed were recounted as they went
     # (claims.signals), those written are recounted here.
     counters.recount_speakers(

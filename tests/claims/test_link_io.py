@@ -52,6 +52,14 @@ def test_an_imported_contradiction_puts_both_claims_in_the_browsers_filter(tmp_p
     assert [claim["number"] for claim in response.json()["results"]] == [1, 2]
 
 
+def test_a_contradiction_imported_between_claims_already_in_the_ledger_flags_both(tmp_path, client):
+    run_import(tmp_path, as_json(document()))
+    run_import(tmp_path, as_json(linked_document()))
+
+    response = client.get("/api/v1/claims/", {"contradictions": "only", "order": "oldest"})
+    assert [claim["number"] for claim in response.json()["results"]] == [1, 2]
+
+
 def test_a_csv_cell_holds_one_link_a_line(tmp_path):
     episode = make_episode(podcast=make_podcast(slug="example-show"), slug="pilot")
     make_claim(episode, number=1)

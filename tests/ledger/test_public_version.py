@@ -144,6 +144,18 @@ def test_linking_a_public_claim_to_a_draft_leaves_the_version(episode):
     assert version() == before
 
 
+def test_pointing_a_contradiction_away_from_a_public_claim_at_a_draft_moves_the_version(
+    episode,
+):
+    first, second = make_claim(episode), make_claim(episode)
+    link = make_link(first, second, "contradicts")
+    before = version()
+    link.to_claim = make_claim(episode, status=ClaimStatus.DRAFT)
+    link.save()
+    # Neither public claim is in a contradiction any more: readers' filter changed.
+    assert version() > before
+
+
 def test_links_created_in_bulk_move_the_version(episode):
     first, second = make_claim(episode, number=1), make_claim(episode, number=2)
     before = version()
