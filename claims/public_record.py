@@ -94,9 +94,16 @@ def readers_see_change_to(record: models.Model) -> bool:
     if isinstance(record, Appearance):
         return record.episode.status == Status.PUBLISHED
     if isinstance(record, ClaimLink):
-        # Public only while both claims are (asked after a delete too: the claims stay).
-        ends = (record.from_claim_id, record.to_claim_id)
-        return Claim.objects.published().filter(pk__in=ends).count() == 2
+        # Public only while both claims are (asked after a delete too: the claims stay),
+        # now or before an editor pointed it at other claims (claims.signals.link_saving).
+        return any(
+            Claim.objects.published().filter(pk__in=ends).count() == 2
+            for ends in (
+                (record.from_claim_id, record.to_claim_id),
+                record.__dict__.get("_ends_before"),
+            )
+            if ends
+        )
     if isinstance(record, Podcast):
         return Episode.objects.published().filter(podcast=record).exists()
     return True

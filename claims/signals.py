@@ -145,6 +145,8 @@ def appearance_changed(sender, instance: Appearance, raw: bool = False, **kwargs
 @receiver(pre_save, sender=ClaimLink, dispatch_uid="claims-link-saving")
 def link_saving(sender, instance: ClaimLink, raw: bool = False, **kwargs) -> None:
     # An editor may point an existing link at other claims, or change its relation.
+    # Read after the save here and by the ledger's version (public_record), whichever first.
+    instance._ends_before = ()
     if not raw and instance.pk:
         before = ClaimLink.objects.filter(pk=instance.pk).values_list("from_claim", "to_claim")
         instance._ends_before = before.first() or ()
@@ -158,7 +160,7 @@ def link_changed(sender, instance: ClaimLink, raw: bool = False, **kwargs) -> No
     if not raw:
         counters.recount_speakers({instance.shared_speaker_id})
         ends = {instance.from_claim_id, instance.to_claim_id}
-        ends |= set(instance.__dict__.pop("_ends_before", ()))
+        ends |= set(getattr(instance, "_ends_before", ()))
         refresh_contradictions(Claim.objects.filter(pk__in=ends))
 
 

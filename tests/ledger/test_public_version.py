@@ -156,6 +156,16 @@ def test_pointing_a_contradiction_away_from_a_public_claim_at_a_draft_moves_the_
     assert version() > before
 
 
+def test_pointing_a_public_link_at_a_draft_moves_the_version(episode):
+    first, second = make_claim(episode), make_claim(episode)
+    link = make_link(first, second, "supports")
+    before = version()
+    link.to_claim = make_claim(episode, status=ClaimStatus.DRAFT)
+    link.save()
+    # The second claim's page no longer shows it.
+    assert version() > before
+
+
 def test_links_created_in_bulk_move_the_version(episode):
     first, second = make_claim(episode, number=1), make_claim(episode, number=2)
     before = version()
