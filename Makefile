@@ -37,7 +37,7 @@ test: $(VENV)/.installed  ## Lint, check migrations, run the suite (DATABASE_URL
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(MAKE) --no-print-directory check-migrations
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto
 
 # Models against migrations needs no database; an in-memory one keeps makemigrations
 # from connecting to DATABASE_URL's, which the suite has not created yet.

@@ -1,5 +1,7 @@
 """Public pages are validated and cached by the ledger's version, never served stale."""
 
+import os
+
 import pytest
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.core.cache import cache
@@ -110,11 +112,13 @@ def test_public_pages_set_no_cookies(client, claim):
         assert not response.cookies, url
 
 
+# A database of its own, emptied by the test: never a developer's cache, nor that of
+# another worker of the same run (pytest-xdist names them gw0, gw1, …).
+WORKER = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw"))
 REDIS = {
     "default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        # A database of its own, emptied by the test: never a developer's cache.
-        "LOCATION": "redis://127.0.0.1:6379/15",
+        "LOCATION": f"redis://127.0.0.1:6379/{15 - WORKER % 8}",
     }
 }
 
