@@ -35,20 +35,18 @@ def claim_saved(sender, instance: Claim, raw: bool = False, **kwargs) -> None:
     # In the save's transaction: the counts move with the claim or not at all.
     if not raw and instance.last_change is not None:
         before, after = instance.last_change.before, instance.last_change.after
+        links = ClaimLink.objects.filter(Q(from_claim=instance) | Q(to_claim=instance))
         redrawn = set()
         if before and any(before[name] != after[name] for name in ("speaker", "episode")):
             # Its links may now join two claims of one speaker, or no longer do; and which
             # of the two is the later may have changed with its episode's date. First, so
             # that its speakers' moves are counted from the links as they now stand.
             with unseen_by_readers(not readers_see_change_to(instance)):
-                links = ClaimLink.objects.filter(Q(from_claim=instance) | Q(to_claim=instance))
                 redrawn = links.refresh_kept()[1]
         counters.claim_saved(instance.pk, before, after, redrawn)
         if before and any(before[name] != after[name] for name in ("status", "episode")):
             # Public now, or no longer: the claims it contradicts, or that contradict it.
-            ClaimLink.objects.filter(
-                Q(from_claim=instance) | Q(to_claim=instance)
-            ).refresh_contradictions()
+            links.refresh_contradictions()
         if before and any(before[name] != after[name] for name in PERMALINK_FIELDS):
             # A draft moved or renumbered: the references it names list it elsewhere.
             with unseen_by_readers(not readers_see_change_to(instance)):
