@@ -282,9 +282,17 @@ class ClaimSearch:
         if self.chosen.get("q") and excluded != "q":
             if not self.query.is_searchable:
                 return claims.none()
-            claims = search.search(claims, self.query, ranked=ranked, newer_than=newer_than)
+            claims = search.search(
+                claims, self.query, ranked, newer_than, within=self._within(excluded)
+            )
         claims = self._validated[0].narrow(claims, excluded, self._walks_topic(shown))
         return claims if self.reads_kept_dates else claims.filter(self._episode_dates())
+
+    def _within(self, excluded: str | None) -> search.Within:
+        """The chosen speaker and types, but `excluded`, for the full-text index to narrow to."""
+        speaker = self.chosen.get("speaker") if excluded != "speaker" else None
+        types = self.chosen.get("type") if excluded != "type" else None
+        return search.Within(speaker_id=speaker and speaker.pk, types=tuple(types or ()))
 
     def _walks_topic(self, shown: int | None) -> bool:
         """Whether to find `shown` claims of the chosen topic, in order, by walking the

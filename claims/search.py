@@ -26,6 +26,14 @@ MAX_QUERY_LENGTH = 300
 SEARCH_CONFIG = "english"
 MARK_START, MARK_STOP = "\x02", "\x03"
 FTS_TABLE = "claims_claim_fts"
+# The FTS5 columns a reader's words are asked of; the others hold the claims' speaker
+# and type (search_index.SQLITE_COLUMNS), asked only by `within`.
+READERS_COLUMNS = "{excerpt search_context}"
+# bm25's weights by column: the excerpt counts more than the speaker, summary and title,
+# the speaker's id and type nothing. Weighted 1 and the rest 0, a claim scores below 0
+# only if its excerpt matched.
+RANK_SQL = f"-bm25({FTS_TABLE}, 10.0, 3.0, 0, 0)"
+IN_EXCERPT_SQL = f"bm25({FTS_TABLE}, 1, 0, 0, 0) < 0"
 _SPACING = str.maketrans(SPACED_OUT, " " * len(SPACED_OUT))
 
 # PostgreSQL's English stop words (the Snowball list): its index leaves them out,
@@ -144,11 +152,13 @@ def _trimmed(words):
     return words[start:stop]
 
 
-def search(claims, query, ranked=True, newer_than=None):
+def search(claims, query, ranked=True, newer_than=None, within=None):
     """Claims matching `query`; if `ranked`, annotated with `rank` (higher is more
     relevant) and `in_excerpt`: whether the excerpt matched, not only the summary,
     speaker or title, which relevance puts first whatever the ranks. `newer_than`:
-    only claims with greater ids, which SQLite's index then reads alone.
+    only claims with greater ids, which SQLite's index then reads alone. `within`:
+    a Within, the speaker and types the caller filters the claims by anyway, which
+    SQLite's index then narrows to first.
 
     On SQLite the conditions name the FTS5 table and claims_claim, as tables of
     the outer query: a subquery that renames them (`pk__in=`) can't hold them.
@@ -165,6 +175,7 @@ def search(claims, query, ranked=True, newer_than=None):
         return matches.annotate(
             rank=SearchRank(F("search_vector"), tsquery), in_excerpt=GreaterThan(excerpt_rank, 0)
         )
+    expression = _fts5_match(query, within or Within())
     if not ranked:
         # Only a join with the FTS table can rank, and the join makes SQLite read and
         # sort every match before it can show them by air date. As a set of ids,
@@ -175,21 +186,39 @@ def search(claims, query, ranked=True, newer_than=None):
             RawSQL(
                 f"+claims_claim.id IN (SELECT rowid FROM {FTS_TABLE} "
                 f"WHERE {FTS_TABLE} MATCH %s{newer})",
-                [query.as_fts5()],
+                [expression],
                 output_field=BooleanField(),
             )
         )
     return (
         _joined_to_index(claims)
-        .filter(RawSQL(f"{FTS_TABLE} MATCH %s", [query.as_fts5()], output_field=BooleanField()))
+        .filter(RawSQL(f"{FTS_TABLE} MATCH %s", [expression], output_field=BooleanField()))
         .annotate(
-            # bm25 weights: the excerpt counts more than the speaker, summary and title.
-            rank=RawSQL(f"-bm25({FTS_TABLE}, 10.0, 3.0)", [], output_field=FloatField()),
-            # Weighted 0, the other columns add nothing: below 0 only if the excerpt matched.
-            in_excerpt=RawSQL(f"bm25({FTS_TABLE}, 1.0, 0.0) < 0", [], output_field=BooleanField()),
+            rank=RawSQL(RANK_SQL, [], output_field=FloatField()),
+            in_excerpt=RawSQL(IN_EXCERPT_SQL, [], output_field=BooleanField()),
             match_id=RawSQL(f"{FTS_TABLE}.rowid", [], output_field=IntegerField()),
         )
     )
+
+
+@dataclass(frozen=True)
+class Within:
+    """A speaker (an id) and claim types (values) a search's claims are filtered by."""
+
+    speaker_id: int | None = None
+    types: tuple[str, ...] = ()
+
+
+def _fts5_match(query, within):
+    """The MATCH expression: the reader's words in their columns, and `within`."""
+    expression = f"{READERS_COLUMNS} : ({query.as_fts5()})"
+    if within.speaker_id is not None:
+        expression += f' AND {{speaker_id}} : "{int(within.speaker_id)}"'
+    if within.types:
+        # Each value re-quoted as a phrase of its own words, as FTS5 reads it.
+        types = " OR ".join(Term(tuple(_WORD.findall(kind))).as_fts5() for kind in within.types)
+        expression += f" AND {{type}} : ({types})"
+    return expression
 
 
 def newest_added_first(claims):
@@ -285,7 +314,7 @@ def highlight(claims, query):
                 f"FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH %s "
                 f"AND rowid >= %s AND rowid <= %s "
                 f"AND +rowid IN ({', '.join(['%s'] * len(ids))})",
-                [query.as_fts5(), min(ids), max(ids), *ids],
+                [_fts5_match(query, Within()), min(ids), max(ids), *ids],
             )
             marked = {pk: (excerpt, context) for pk, excerpt, context in cursor.fetchall()}
     for claim in claims:

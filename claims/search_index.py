@@ -95,32 +95,43 @@ SQLITE_TRIGRAM_TABLES = {
     for (content, column), name in TRIGRAM_TABLES.items()
 }
 
-SQLITE_TABLE = """
+# The claims' speaker and type are indexed beside their words, so that a search within
+# a speaker's claims or a type is answered by FTS5 alone: it intersects the word's
+# matches with the speaker's, where SQLite otherwise read every claim holding the word
+# to ask each one its speaker ("model" among the most prolific speaker's claims, at a
+# million claims: counted in 234 -> 14 ms). A reader's words are asked of the first two
+# columns only (search.READERS_COLUMNS).
+SQLITE_COLUMNS = "excerpt, search_context, speaker_id, type"
+
+SQLITE_TABLE = f"""
 CREATE VIRTUAL TABLE IF NOT EXISTS claims_claim_fts USING fts5(
-    excerpt, search_context,
+    {SQLITE_COLUMNS},
     content='claims_claim', content_rowid='id',
     tokenize='porter unicode61 remove_diacritics 2'
 )
 """
 
+_OLD = ", ".join(f"old.{column}" for column in SQLITE_COLUMNS.split(", "))
+_NEW = ", ".join(f"new.{column}" for column in SQLITE_COLUMNS.split(", "))
+
 SQLITE_TRIGGERS = {
-    "claims_claim_fts_insert": """
+    "claims_claim_fts_insert": f"""
         CREATE TRIGGER claims_claim_fts_insert AFTER INSERT ON claims_claim BEGIN
-            INSERT INTO claims_claim_fts(rowid, excerpt, search_context)
-            VALUES (new.id, new.excerpt, new.search_context);
+            INSERT INTO claims_claim_fts(rowid, {SQLITE_COLUMNS})
+            VALUES (new.id, {_NEW});
         END""",
-    "claims_claim_fts_delete": """
+    "claims_claim_fts_delete": f"""
         CREATE TRIGGER claims_claim_fts_delete AFTER DELETE ON claims_claim BEGIN
-            INSERT INTO claims_claim_fts(claims_claim_fts, rowid, excerpt, search_context)
-            VALUES ('delete', old.id, old.excerpt, old.search_context);
+            INSERT INTO claims_claim_fts(claims_claim_fts, rowid, {SQLITE_COLUMNS})
+            VALUES ('delete', old.id, {_OLD});
         END""",
-    "claims_claim_fts_update": """
-        CREATE TRIGGER claims_claim_fts_update AFTER UPDATE OF excerpt, search_context
+    "claims_claim_fts_update": f"""
+        CREATE TRIGGER claims_claim_fts_update AFTER UPDATE OF {SQLITE_COLUMNS}
         ON claims_claim BEGIN
-            INSERT INTO claims_claim_fts(claims_claim_fts, rowid, excerpt, search_context)
-            VALUES ('delete', old.id, old.excerpt, old.search_context);
-            INSERT INTO claims_claim_fts(rowid, excerpt, search_context)
-            VALUES (new.id, new.excerpt, new.search_context);
+            INSERT INTO claims_claim_fts(claims_claim_fts, rowid, {SQLITE_COLUMNS})
+            VALUES ('delete', old.id, {_OLD});
+            INSERT INTO claims_claim_fts(rowid, {SQLITE_COLUMNS})
+            VALUES (new.id, {_NEW});
         END""",
 }
 
@@ -161,14 +172,34 @@ def _install_postgres(connection):
 
 
 def _install_sqlite(connection):
+    """Create what is missing, and make again what an older release made differently:
+    a table whose columns changed is dropped, then rebuilt from the claims."""
     tables = {"claims_claim_fts": (SQLITE_TABLE, SQLITE_TRIGGERS), **SQLITE_TRIGRAM_TABLES}
     with connection.cursor() as cursor:
-        cursor.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger')")
-        present = {row[0] for row in cursor.fetchall()}
+        cursor.execute("SELECT name, sql FROM sqlite_master WHERE type IN ('table', 'trigger')")
+        present = {name: _squeezed(sql) for name, sql in cursor.fetchall()}
         for table, (create, triggers) in tables.items():
-            missing = [name for name in triggers if name not in present]
+            stale = table in present and present[table] != _squeezed(create, existing=True)
+            if stale:
+                cursor.execute(f"DROP TABLE {table}")
+            outdated = [
+                name
+                for name, sql in triggers.items()
+                if name in present and present[name] != _squeezed(sql)
+            ]
+            for name in outdated:
+                cursor.execute(f"DROP TRIGGER {name}")
+            missing = [name for name in triggers if name not in present or name in outdated]
             cursor.execute(create)
             for name in missing:
                 cursor.execute(triggers[name])
-            if missing or table not in present:
+            if missing or stale or table not in present:
                 cursor.execute(f"INSERT INTO {table}({table}) VALUES ('rebuild')")
+
+
+def _squeezed(sql, existing=False):
+    """`sql` as SQLite keeps it in sqlite_master, its whitespace made single, to compare
+    a statement with the one that made a table: SQLite keeps a CREATE ... IF NOT EXISTS
+    without its IF NOT EXISTS."""
+    sql = " ".join(sql.split())
+    return sql.replace(" IF NOT EXISTS", "") if existing else sql

@@ -1,0 +1,109 @@
+"""A search within a speaker's claims or some types: SQLite's full-text index holds the
+claims' speaker and type beside their words and narrows to them first; a reader's
+words are still asked of the words only. The same answers on both databases."""
+
+from urllib.parse import urlencode
+
+import pytest
+from django.db import connection
+from django.http import QueryDict
+
+from claims import search_index
+from claims.browse import ClaimSearch
+from claims.models import Claim, ClaimType
+from tests.factories import make_claim, make_episode, make_speaker
+
+# number: (speaker, type, excerpt)
+CLAIMS = {
+    1: ("ada", ClaimType.PREDICTION, "Open models will catch up within a year."),
+    2: ("ben", ClaimType.PREDICTION, "Open models will never catch up."),
+    3: ("ada", ClaimType.BELIEF, "Open weights are good for safety research."),
+    4: ("ben", ClaimType.EVALUATION, "The open benchmark is saturated."),
+    5: ("ada", ClaimType.EVALUATION, "Closed labs ship faster."),
+}
+
+
+@pytest.fixture
+def speakers(db):
+    people = {
+        "ada": make_speaker(name="Ada Example", slug="ada"),
+        "ben": make_speaker(name="Ben Sample", slug="ben"),
+    }
+    episode = make_episode(title="Weekly Roundup")
+    for number, (who, claim_type, excerpt) in CLAIMS.items():
+        make_claim(episode, people[who], number=number, type=claim_type, excerpt=excerpt)
+    return people
+
+
+def found(**params):
+    return {claim.number for claim in ClaimSearch(QueryDict(urlencode(params, True))).ordered()}
+
+
+def test_a_search_within_a_speaker_finds_only_their_matching_claims(speakers):
+    assert found(q="open", speaker="ada") == {1, 3}
+    assert found(q="open", speaker="ben") == {2, 4}
+
+
+def test_a_search_within_types_finds_only_claims_of_those_types(speakers):
+    assert found(q="open", type="prediction") == {1, 2}
+    assert found(q="open", type=["belief", "evaluation"]) == {3, 4}
+    assert found(q="open", type="belief", speaker="ben") == set()
+
+
+def test_a_ranked_and_a_dated_search_within_a_speaker_agree(speakers):
+    assert found(q="open", speaker="ada", order="newest") == found(q="open", speaker="ada")
+
+
+def test_a_word_naming_a_type_does_not_find_claims_of_that_type(speakers):
+    # Claims 4 and 5 are evaluations; none says the word.
+    assert found(q="evaluation") == set()
+    assert found(q="belief") == set()
+
+
+def test_a_number_naming_a_speaker_does_not_find_their_claims(speakers):
+    assert found(q=str(speakers["ada"].pk)) == set()
+
+
+def test_the_speaker_facet_counts_every_speaker_while_one_is_chosen(speakers):
+    facets = ClaimSearch(QueryDict("q=open&speaker=ada")).facets
+    assert [(slug, count) for slug, _name, count in facets["speaker"]] == [("ada", 2), ("ben", 2)]
+    assert {value: count for value, count, _meaning in facets["type"]} == {
+        "prediction": 1,
+        "belief": 1,
+    }
+
+
+def test_a_claim_given_to_another_speaker_is_found_within_them(speakers):
+    claim = Claim.objects.get(number=1)
+    claim.speaker = speakers["ben"]
+    claim.save(correction_note="Ben said it, not Ada.")
+    assert found(q="open", speaker="ben") == {1, 2, 4}
+    assert found(q="open", speaker="ada") == {3}
+
+
+def test_a_retyped_claim_is_found_within_its_new_type(speakers):
+    Claim.objects.filter(number=3).update(type=ClaimType.PREDICTION)
+    assert found(q="open", type="prediction") == {1, 2, 3}
+    assert found(q="open", type="belief") == set()
+
+
+def test_an_index_made_by_an_older_release_is_made_again(speakers):
+    if connection.vendor != "sqlite":
+        pytest.skip("PostgreSQL's index has no columns of its own")
+    with connection.cursor() as cursor:
+        # The index as it was: the words only, and triggers that kept only them.
+        for name in search_index.SQLITE_TRIGGERS:
+            cursor.execute(f"DROP TRIGGER {name}")
+        cursor.execute("DROP TABLE claims_claim_fts")
+        cursor.execute(
+            "CREATE VIRTUAL TABLE claims_claim_fts USING fts5(excerpt, search_context, "
+            "content='claims_claim', content_rowid='id', "
+            "tokenize='porter unicode61 remove_diacritics 2')"
+        )
+        cursor.execute("INSERT INTO claims_claim_fts(claims_claim_fts) VALUES ('rebuild')")
+
+    search_index.install(connection)
+
+    assert found(q="open", speaker="ada") == {1, 3}
+    make_claim(Claim.objects.get(number=1).episode, speakers["ada"], excerpt="Open data wins.")
+    assert found(q="open", speaker="ada") == {1, 3, 6}
