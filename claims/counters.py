@@ -259,9 +259,7 @@ def recount_claims(claims) -> None:
     recount_predictions(prediction_keys_of(Claim.objects.filter(pk__in=ids)))
     # Published in bulk (ClaimQuerySet.publish): the claims linked to them by a contradiction.
     for batch in link_batches(ids):
-        ClaimLink.objects.filter(
-            Q(from_claim__in=batch) | Q(to_claim__in=batch)
-        ).refresh_contradictions()
+        ClaimLink.objects.touching(batch).refresh_contradictions()
 
 
 def link_batches(ids) -> list[list[int]]:
@@ -329,9 +327,7 @@ def episodes_changed_status(episode_ids) -> None:
     first, since the public gate reads them; then the counts."""
     episode_ids = set(episode_ids)
     Claim.objects.filter(episode__in=episode_ids).follow_episodes()
-    ClaimLink.objects.filter(
-        Q(from_claim__episode__in=episode_ids) | Q(to_claim__episode__in=episode_ids)
-    ).refresh_contradictions()
+    ClaimLink.objects.touching_episodes(episode_ids).refresh_contradictions()
     recount_podcasts(
         Episode._base_manager.filter(pk__in=episode_ids).values_list("podcast_id", flat=True)
     )

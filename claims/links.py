@@ -65,6 +65,14 @@ class ClaimLinkQuerySet(RecordQuerySet):
         """Links whose two claims are both public: the only ones readers see."""
         return self.filter(public_q("from_claim__"), public_q("to_claim__"))
 
+    def touching(self, claims):
+        """Links with either end among `claims` (claims, their ids, or a subquery)."""
+        return self.filter(Q(from_claim__in=claims) | Q(to_claim__in=claims))
+
+    def touching_episodes(self, episodes):
+        """Links with either end among the claims of `episodes` (episodes or their ids)."""
+        return self.filter(Q(from_claim__episode__in=episodes) | Q(to_claim__episode__in=episodes))
+
     def refresh_kept(self) -> tuple[int, set[int]]:
         """Set again on these links what they keep of their claims (kept_of_claims), in
         batches: after a claim's speaker or air date changed, or links were written in
@@ -232,9 +240,7 @@ def attach_public_links(claims) -> None:
         claim.public_links = []
     if not by_id:
         return
-    public_links = ClaimLink.objects.public().filter(
-        Q(from_claim__in=by_id) | Q(to_claim__in=by_id)
-    )
+    public_links = ClaimLink.objects.public().touching(by_id)
     links = list(public_links.order_by().values_list("from_claim", "relation", "to_claim", "note"))
     # Asked even when there are none, so that a page's queries don't depend on its links.
     others = _claims().filter(pk__in=public_links.claim_ids()).for_listing().in_bulk()

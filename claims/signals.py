@@ -6,7 +6,6 @@ claims, so the work is done here, after a save, and only when one of those
 fields really changed (RemembersLoadedValues).
 """
 
-from django.db.models import Q
 from django.db.models.signals import m2m_changed, post_delete, post_save, pre_save
 from django.dispatch import receiver
 
@@ -35,7 +34,7 @@ def claim_saved(sender, instance: Claim, raw: bool = False, **kwargs) -> None:
     # In the save's transaction: the counts move with the claim or not at all.
     if not raw and instance.last_change is not None:
         before, after = instance.last_change.before, instance.last_change.after
-        links = ClaimLink.objects.filter(Q(from_claim=instance) | Q(to_claim=instance))
+        links = ClaimLink.objects.touching([instance])
         redrawn = set()
         if before and any(before[name] != after[name] for name in ("speaker", "episode")):
             # Its links may now join two claims of one speaker, or no longer do; and which
@@ -79,9 +78,7 @@ def episode_saved(sender, instance: Episode, created: bool, raw: bool = False, *
             # pages their appearances and the moves their claims' links tell.
             claims.follow_episodes()
             instance.appearances.date_from_episodes()
-            links = ClaimLink.objects.filter(
-                Q(from_claim__episode=instance) | Q(to_claim__episode=instance)
-            )
+            links = ClaimLink.objects.touching_episodes([instance])
             counters.recount_speakers(links.refresh_kept()[1])
             ClaimReference.objects.filter(claim__episode=instance).place()
 

@@ -12,7 +12,6 @@ import re
 from collections import defaultdict
 
 from django.core.exceptions import ValidationError
-from django.db.models import Q
 
 from claims.choices import Relation
 from claims.ledger_io.formats import Problem, join
@@ -84,9 +83,7 @@ def plan_links(plan) -> None:
     ids = ledger_claim_ids({*wanted, *targets})
     existing = {
         (link.from_claim_id, link.to_claim_id, link.relation): link
-        for link in ClaimLink.objects.filter(
-            Q(from_claim__in=ids.values()) | Q(to_claim__in=ids.values())
-        )
+        for link in ClaimLink.objects.touching(ids.values())
     }
     plan.links_to_create, plan.links_to_update, given = [], [], {}
     for key, links in wanted.items():

@@ -1,6 +1,5 @@
 """Writing a checked plan: in bulk, through the claims' write path (claims.history)."""
 
-from django.db.models import Q
 from django.utils import timezone
 
 from claims import counters
@@ -79,17 +78,10 @@ def recount_written(plan: Plan, claims, new_episodes, linked, topics, references
     # Links of claims that changed speaker, date or status, and links written in bulk
     # (between claims the file may have left as they were): what they keep.
     moved = set()
-    for ends in (
-        *(
-            Q(from_claim__episode__in=batch) | Q(to_claim__episode__in=batch)
-            for batch in counters.link_batches(episode_ids)
-        ),
-        *(
-            Q(from_claim__in=batch) | Q(to_claim__in=batch)
-            for batch in counters.link_batches(linked)
-        ),
+    for links in (
+        *map(ClaimLink.objects.touching_episodes, counters.link_batches(episode_ids)),
+        *map(ClaimLink.objects.touching, counters.link_batches(linked)),
     ):
-        links = ClaimLink.objects.filter(ends)
         moved |= links.refresh_kept()[1]
         links.refresh_contradictions()
     # Appearances were replaced in bulk: those removed were recounted as they went
