@@ -1,4 +1,5 @@
-"""The full-text index behind "Search evidence", one per database.
+"""The full-text index behind "Search evidence", one per database, and how a search
+asks SQLite's for a speaker's claims or some types (Within).
 
 PostgreSQL: a trigger fills `claims_claim.search_vector` (English stemming; the
 excerpt weighted above the context; markup read as plain words) and a GIN index
@@ -12,7 +13,12 @@ table's triggers whenever a migration rebuilds that table; `install()` puts back
 whatever is missing or changed and, if anything was, rebuilds the index from the claims.
 """
 
+from dataclasses import dataclass
+
+from django.db import transaction
+
 from episodes.trigrams import TRIGRAM_TABLES
+from ledger.bulk import lift_time_limit
 
 # Characters PostgreSQL's parser reads as part of markup or of one compound token
 # ("<b>", "&amp;", "example.com", "GPT-3"), where FTS5 reads them as spaces between
@@ -100,7 +106,7 @@ SQLITE_TRIGRAM_TABLES = {
 # matches with the speaker's, where SQLite otherwise read every claim holding the word
 # to ask each one its speaker ("model" among the most prolific speaker's claims, at a
 # million claims: counted in 234 -> 14 ms). A reader's words are asked of the first two
-# columns only (search.READERS_COLUMNS).
+# columns only (READERS_COLUMNS).
 SQLITE_COLUMNS = "excerpt, search_context, speaker_id, type"
 
 SQLITE_TABLE = f"""
@@ -136,6 +142,35 @@ SQLITE_TRIGGERS = {
 }
 
 
+# The FTS5 columns a reader's words are asked of; the others hold the claims' speaker
+# and type, asked only by a Within.
+READERS_COLUMNS = "{excerpt search_context}"
+
+
+@dataclass(frozen=True)
+class Within:
+    """A speaker (an id) and claim types (values) a search's claims are filtered by, as
+    SQLite's full-text index holds them beside the words (SQLITE_COLUMNS)."""
+
+    speaker_id: int | None = None
+    types: tuple[str, ...] = ()
+
+    def fts5_match(self, query):
+        """FTS5's MATCH expression: the reader's words in their columns, and these."""
+        expression = f"{READERS_COLUMNS} : ({query.as_fts5()})"
+        if self.speaker_id is not None:
+            expression += f' AND {{speaker_id}} : "{int(self.speaker_id)}"'
+        if self.types:
+            types = " OR ".join(_fts5_string(kind) for kind in self.types)
+            expression += f" AND {{type}} : ({types})"
+        return expression
+
+
+def _fts5_string(text):
+    """`text` as one string of an FTS5 query: quoted, its quotes doubled."""
+    return '"' + text.replace('"', '""') + '"'
+
+
 def install(connection):
     if connection.vendor == "postgresql":
         _install_postgres(connection)
@@ -144,7 +179,11 @@ def install(connection):
 
 
 def _install_postgres(connection):
-    with connection.cursor() as cursor:
+    """In one transaction, without the site's time limit: rewriting every claim's vector
+    at a million claims outlasts it, and a cancelled rewrite must not leave the new
+    function in place, or the next migrate would find nothing to do."""
+    with transaction.atomic(using=connection.alias), connection.cursor() as cursor:
+        lift_time_limit(connection)
         cursor.execute(
             "SELECT prosrc FROM pg_proc WHERE proname = 'claims_claim_search_vector_update'"
         )
@@ -166,8 +205,9 @@ def _install_postgres(connection):
             cursor.execute(index)
         if missing or changed:
             # Claims written before the trigger existed, or indexed the old way, get
-            # their vector now. Last: inside a transaction, the update's pending
-            # trigger events would forbid creating an index on the table.
+            # their vector now (a minute or so a million claims). Last: inside a
+            # transaction, the update's pending trigger events would forbid creating an
+            # index on the table.
             cursor.execute("UPDATE claims_claim SET excerpt = excerpt")
 
 
