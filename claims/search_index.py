@@ -6,7 +6,8 @@ excerpt weighted above the context; markup read as plain words) and a GIN index
 serves `@@` queries;
 trigram indexes serve the matching speakers' and episodes' names.
 SQLite: an FTS5 table with the Porter stemmer mirrors `excerpt` and
-`search_context` through triggers, and FTS5 tables of trigrams serve the names.
+`search_context`, and each claim's speaker and type, through triggers; FTS5 tables of
+trigrams serve the names.
 
 Installed after every migrate rather than in one migration because SQLite drops a
 table's triggers whenever a migration rebuilds that table; `install()` puts back
@@ -205,7 +206,7 @@ def _install_postgres(connection):
             cursor.execute(index)
         if missing or changed:
             # Claims written before the trigger existed, or indexed the old way, get
-            # their vector now (a minute or so a million claims). Last: inside a
+            # their vector now (about two minutes a million claims). Last: inside a
             # transaction, the update's pending trigger events would forbid creating an
             # index on the table.
             cursor.execute("UPDATE claims_claim SET excerpt = excerpt")
@@ -213,9 +214,11 @@ def _install_postgres(connection):
 
 def _install_sqlite(connection):
     """Create what is missing, and make again what an older release made differently:
-    a table whose columns changed is dropped, then rebuilt from the claims."""
+    a table whose columns changed is dropped, then rebuilt from the claims. In one
+    transaction: readers never see an emptied index, and a rebuild cut short leaves
+    the older index whole, to be made again by the next install."""
     tables = {"claims_claim_fts": (SQLITE_TABLE, SQLITE_TRIGGERS), **SQLITE_TRIGRAM_TABLES}
-    with connection.cursor() as cursor:
+    with transaction.atomic(using=connection.alias), connection.cursor() as cursor:
         cursor.execute("SELECT name, sql FROM sqlite_master WHERE type IN ('table', 'trigger')")
         present = {name: _squeezed(sql) for name, sql in cursor.fetchall()}
         for table, (create, triggers) in tables.items():

@@ -8,6 +8,7 @@ from urllib.parse import urlencode
 import pytest
 from django.db import DatabaseError, connection
 from django.http import QueryDict
+from django.test.utils import CaptureQueriesContext
 
 from claims import search_index
 from claims.browse import ClaimSearch
@@ -88,6 +89,43 @@ def test_a_retyped_claim_is_found_within_its_new_type(speakers):
     assert found(q="open", type="belief") == set()
 
 
+def test_the_type_facet_counts_every_type_while_one_is_chosen(speakers):
+    facets = ClaimSearch(QueryDict("q=open&type=prediction")).facets
+    assert {value: count for value, count, _meaning in facets["type"]} == {
+        "prediction": 2,
+        "belief": 1,
+        "evaluation": 1,
+    }
+
+
+def test_sqlite_asks_its_index_for_the_chosen_speaker_and_types(speakers):
+    if connection.vendor != "sqlite":
+        pytest.skip("PostgreSQL's planner picks its own indexes (search._postgres_search)")
+    with CaptureQueriesContext(connection) as queries:
+        assert found(q="open", speaker="ada", type="belief") == {3}
+    wanted = f'{{speaker_id}} : "{speakers["ada"].pk}" AND {{type}} : ("belief")'
+    assert any(wanted in query["sql"] for query in queries.captured_queries)
+
+
+OLD_SQLITE_INDEX = [
+    "CREATE VIRTUAL TABLE claims_claim_fts USING fts5(excerpt, search_context, "
+    "content='claims_claim', content_rowid='id', "
+    "tokenize='porter unicode61 remove_diacritics 2')",
+    "CREATE TRIGGER claims_claim_fts_insert AFTER INSERT ON claims_claim BEGIN "
+    "INSERT INTO claims_claim_fts(rowid, excerpt, search_context) "
+    "VALUES (new.id, new.excerpt, new.search_context); END",
+    "CREATE TRIGGER claims_claim_fts_delete AFTER DELETE ON claims_claim BEGIN "
+    "INSERT INTO claims_claim_fts(claims_claim_fts, rowid, excerpt, search_context) "
+    "VALUES ('delete', old.id, old.excerpt, old.search_context); END",
+    "CREATE TRIGGER claims_claim_fts_update AFTER UPDATE OF excerpt, search_context "
+    "ON claims_claim BEGIN "
+    "INSERT INTO claims_claim_fts(claims_claim_fts, rowid, excerpt, search_context) "
+    "VALUES ('delete', old.id, old.excerpt, old.search_context); "
+    "INSERT INTO claims_claim_fts(rowid, excerpt, search_context) "
+    "VALUES (new.id, new.excerpt, new.search_context); END",
+]
+
+
 def test_an_index_made_by_an_older_release_is_made_again(speakers):
     if connection.vendor != "sqlite":
         pytest.skip("PostgreSQL's index holds no speaker or type")
@@ -96,11 +134,8 @@ def test_an_index_made_by_an_older_release_is_made_again(speakers):
         for name in search_index.SQLITE_TRIGGERS:
             cursor.execute(f"DROP TRIGGER {name}")
         cursor.execute("DROP TABLE claims_claim_fts")
-        cursor.execute(
-            "CREATE VIRTUAL TABLE claims_claim_fts USING fts5(excerpt, search_context, "
-            "content='claims_claim', content_rowid='id', "
-            "tokenize='porter unicode61 remove_diacritics 2')"
-        )
+        for statement in OLD_SQLITE_INDEX:
+            cursor.execute(statement)
         cursor.execute("INSERT INTO claims_claim_fts(claims_claim_fts) VALUES ('rebuild')")
 
     search_index.install(connection)
@@ -110,6 +145,19 @@ def test_an_index_made_by_an_older_release_is_made_again(speakers):
     assert found(q="open", speaker="ada") == {1, 3, 6}
     Claim.objects.filter(number=6).update(type=ClaimType.BELIEF)
     assert found(q="open", type="belief") == {3, 6}
+
+
+def test_an_index_as_this_release_makes_it_is_left_alone(speakers):
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite's tables and triggers")
+    with CaptureQueriesContext(connection) as queries:
+        search_index.install(connection)
+    changes = [
+        query["sql"]
+        for query in queries.captured_queries
+        if query["sql"].lstrip().startswith(("DROP", "INSERT"))
+    ]
+    assert changes == []
 
 
 def _vectors_as_an_older_release_made_them(cursor):
