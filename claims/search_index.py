@@ -67,27 +67,30 @@ POSTGRES_TRIGRAM_INDEXES = (
 )
 
 
-def _sqlite_trigram_table(name, content, column):
-    """An FTS5 table of the trigrams of `content`.`column`, kept in step by triggers:
-    (its CREATE statement, {trigger name: CREATE TRIGGER statement})."""
+def _sqlite_fts_table(name, content, columns, tokenize):
+    """An FTS5 table of `content`'s `columns` (a list, as SQL), tokenized by `tokenize`,
+    kept in step by triggers: (its CREATE statement, {trigger name: CREATE TRIGGER
+    statement})."""
     table = f"""
         CREATE VIRTUAL TABLE IF NOT EXISTS {name} USING fts5(
-            {column}, content='{content}', content_rowid='id', tokenize='trigram'
+            {columns}, content='{content}', content_rowid='id', tokenize='{tokenize}'
         )"""
-    old, new = f"'delete', old.id, old.{column}", f"new.id, new.{column}"
+    names = columns.split(", ")
+    old = "'delete', old.id, " + ", ".join(f"old.{column}" for column in names)
+    new = "new.id, " + ", ".join(f"new.{column}" for column in names)
     triggers = {
         f"{name}_insert": f"""
             CREATE TRIGGER {name}_insert AFTER INSERT ON {content} BEGIN
-                INSERT INTO {name}(rowid, {column}) VALUES ({new});
+                INSERT INTO {name}(rowid, {columns}) VALUES ({new});
             END""",
         f"{name}_delete": f"""
             CREATE TRIGGER {name}_delete AFTER DELETE ON {content} BEGIN
-                INSERT INTO {name}({name}, rowid, {column}) VALUES ({old});
+                INSERT INTO {name}({name}, rowid, {columns}) VALUES ({old});
             END""",
         f"{name}_update": f"""
-            CREATE TRIGGER {name}_update AFTER UPDATE OF {column} ON {content} BEGIN
-                INSERT INTO {name}({name}, rowid, {column}) VALUES ({old});
-                INSERT INTO {name}(rowid, {column}) VALUES ({new});
+            CREATE TRIGGER {name}_update AFTER UPDATE OF {columns} ON {content} BEGIN
+                INSERT INTO {name}({name}, rowid, {columns}) VALUES ({old});
+                INSERT INTO {name}(rowid, {columns}) VALUES ({new});
             END""",
     }
     return table, triggers
@@ -98,7 +101,7 @@ def _sqlite_trigram_table(name, content, column):
 # Speaker.objects.named_like and Episode.objects.titled_like); `LIKE '%word%'` asked of
 # the table read every speaker's name and every episode's title on every search.
 SQLITE_TRIGRAM_TABLES = {
-    name: _sqlite_trigram_table(name, content, column)
+    name: _sqlite_fts_table(name, content, column, "trigram")
     for (content, column), name in TRIGRAM_TABLES.items()
 }
 
@@ -110,37 +113,9 @@ SQLITE_TRIGRAM_TABLES = {
 # columns only (READERS_COLUMNS).
 SQLITE_COLUMNS = "excerpt, search_context, speaker_id, type"
 
-SQLITE_TABLE = f"""
-CREATE VIRTUAL TABLE IF NOT EXISTS claims_claim_fts USING fts5(
-    {SQLITE_COLUMNS},
-    content='claims_claim', content_rowid='id',
-    tokenize='porter unicode61 remove_diacritics 2'
+SQLITE_TABLE, SQLITE_TRIGGERS = _sqlite_fts_table(
+    "claims_claim_fts", "claims_claim", SQLITE_COLUMNS, "porter unicode61 remove_diacritics 2"
 )
-"""
-
-_OLD = ", ".join(f"old.{column}" for column in SQLITE_COLUMNS.split(", "))
-_NEW = ", ".join(f"new.{column}" for column in SQLITE_COLUMNS.split(", "))
-
-SQLITE_TRIGGERS = {
-    "claims_claim_fts_insert": f"""
-        CREATE TRIGGER claims_claim_fts_insert AFTER INSERT ON claims_claim BEGIN
-            INSERT INTO claims_claim_fts(rowid, {SQLITE_COLUMNS})
-            VALUES (new.id, {_NEW});
-        END""",
-    "claims_claim_fts_delete": f"""
-        CREATE TRIGGER claims_claim_fts_delete AFTER DELETE ON claims_claim BEGIN
-            INSERT INTO claims_claim_fts(claims_claim_fts, rowid, {SQLITE_COLUMNS})
-            VALUES ('delete', old.id, {_OLD});
-        END""",
-    "claims_claim_fts_update": f"""
-        CREATE TRIGGER claims_claim_fts_update AFTER UPDATE OF {SQLITE_COLUMNS}
-        ON claims_claim BEGIN
-            INSERT INTO claims_claim_fts(claims_claim_fts, rowid, {SQLITE_COLUMNS})
-            VALUES ('delete', old.id, {_OLD});
-            INSERT INTO claims_claim_fts(rowid, {SQLITE_COLUMNS})
-            VALUES (new.id, {_NEW});
-        END""",
-}
 
 
 # The FTS5 columns a reader's words are asked of; the others hold the claims' speaker
