@@ -5,6 +5,7 @@ import pytest
 from claims import search
 from claims.models import Attribution, Claim, ClaimType
 from episodes.models import Episode, Speaker, Status
+from tests.claims.older_indexes import vectors_of_the_excerpt_only
 from tests.factories import make_claim, make_episode, make_podcast, make_speaker
 
 CORPUS = {
@@ -256,14 +257,7 @@ def test_a_changed_index_function_reindexes_every_claim_on_postgresql(db):
     make_claim(excerpt="Wrap it in <think> tags.")
     with connection.cursor() as cursor:
         # The function as it was, which let PostgreSQL's parser drop tags.
-        cursor.execute(
-            "CREATE OR REPLACE FUNCTION claims_claim_search_vector_update() RETURNS trigger "
-            "AS $$ BEGIN NEW.search_vector := to_tsvector('english', NEW.excerpt); "
-            "RETURN NEW; END $$ LANGUAGE plpgsql"
-        )
-        cursor.execute("UPDATE claims_claim SET excerpt = excerpt")
-        # As after a migration: no update's checks still pending.
-        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        vectors_of_the_excerpt_only(cursor)
     assert found("think") == set()
 
     search_index.install(connection)

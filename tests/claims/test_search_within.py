@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from claims import search_index
 from claims.browse import ClaimSearch
 from claims.models import Claim, ClaimType
+from tests.claims.older_indexes import vectors_of_the_excerpt_only
 from tests.factories import make_claim, make_episode, make_speaker
 
 # number: (speaker, type, excerpt)
@@ -160,23 +161,11 @@ def test_an_index_as_this_release_makes_it_is_left_alone(speakers):
     assert changes == []
 
 
-def _vectors_as_an_older_release_made_them(cursor):
-    """PostgreSQL's vectors of the excerpt only, as if its function had changed since."""
-    cursor.execute(
-        "CREATE OR REPLACE FUNCTION claims_claim_search_vector_update() RETURNS trigger "
-        "AS $$ BEGIN NEW.search_vector := to_tsvector('english', NEW.excerpt); "
-        "RETURN NEW; END $$ LANGUAGE plpgsql"
-    )
-    cursor.execute("UPDATE claims_claim SET excerpt = excerpt")
-    # As after a migration: no update's checks still pending.
-    cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-
-
 def test_vectors_are_made_again_without_the_sites_time_limit(speakers):
     if connection.vendor != "postgresql":
         pytest.skip("SQLite has no statement timeout")
     with connection.cursor() as cursor:
-        _vectors_as_an_older_release_made_them(cursor)
+        vectors_of_the_excerpt_only(cursor)
         assert found(q="Ada Example") == set()
         # A limit the rewrite of every claim's vector would outlast at a million claims.
         cursor.execute("SET LOCAL statement_timeout = 1")
@@ -192,7 +181,7 @@ def test_a_failed_rewrite_of_the_vectors_is_done_again_by_the_next_install(speak
     if connection.vendor != "postgresql":
         pytest.skip("SQLite's index has no vectors to rewrite")
     with connection.cursor() as cursor:
-        _vectors_as_an_older_release_made_them(cursor)
+        vectors_of_the_excerpt_only(cursor)
         # Stands for a rewrite cancelled halfway.
         cursor.execute(
             "CREATE FUNCTION refuse() RETURNS trigger AS $$ BEGIN "
