@@ -100,7 +100,7 @@ def readers_see_change_to(record: models.Model) -> bool:
             Claim.objects.published().filter(pk__in=ends).count() == 2
             for ends in (
                 (record.from_claim_id, record.to_claim_id),
-                record.__dict__.get("_ends_before"),
+                getattr(record, "_ends_before", ()),
             )
             if ends
         )
