@@ -68,6 +68,9 @@ def episode_saved(sender, instance: Episode, created: bool, raw: bool = False, *
         counters.episodes_changed_status([instance.pk])
     if created:
         return
+    if instance.has_changed("podcast_id"):
+        # Moved to another show: the show it left counts its claims no longer.
+        counters.recount_podcasts({instance.loaded_value("podcast_id"), instance.podcast_id})
     claims = Claim.objects.filter(episode=instance)
     with unseen_by_readers(not readers_see_change_to(instance)):
         if instance.has_changed("title"):

@@ -221,7 +221,7 @@ class Episode(RemembersLoadedValues):
     updated_at = models.DateTimeField(auto_now=True)
 
     objects = EpisodeQuerySet.as_manager()
-    remembered_fields = ("title", "status", "air_date")
+    remembered_fields = ("title", "status", "air_date", "podcast_id")
 
     class Meta:
         ordering = ("-air_date", "title")

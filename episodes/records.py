@@ -70,6 +70,10 @@ class RemembersLoadedValues(models.Model):
         loaded = getattr(self, "_loaded", {})
         return name not in loaded or loaded[name] != self.__dict__[name]
 
+    def loaded_value(self, name: str):
+        """`name` as it was when the record was read (None for a new record)."""
+        return getattr(self, "_loaded", {}).get(name)
+
     def refresh_from_db(self, *args, **kwargs):
         super().refresh_from_db(*args, **kwargs)
         self.remember_values()

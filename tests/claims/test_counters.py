@@ -31,6 +31,7 @@ from claims.prediction_counts import PredictionCount, count_key
 from claims.prediction_recounts import prediction_counts
 from episodes.models import Appearance, Episode, Podcast, Role, Speaker, Status
 from tests.claims.ledger_files import as_json, document, run_import
+from tests.episodes.test_transcript_upload import post as post_episode_change
 from tests.factories import (
     make_appearance,
     make_claim,
@@ -312,6 +313,13 @@ def redate_an_episode(episodes, speakers, choice):
     episode.save()
 
 
+def move_an_episode(episodes, speakers, choice):
+    """To another show, as an editor may on the episode's change page."""
+    episode = Episode.objects.get(pk=episodes[choice % 3].pk)
+    episode.podcast = Podcast.objects.exclude(pk=episode.podcast_id).order_by("pk").first()
+    episode.save()
+
+
 # Few horizons, so that predictions share the counts kept by horizon.
 HORIZONS = [None, datetime.date(2025, 6, 30), datetime.date(2026, 6, 30), datetime.date(2031, 1, 1)]
 
@@ -455,6 +463,7 @@ EDITS = [
     move_a_draft,
     link_two,
     redate_an_episode,
+    move_an_episode,
     delete_a_draft,
     tag_one,
     untag_one,
@@ -540,6 +549,24 @@ def test_the_admin_unpublish_action_takes_an_episode_out_of_its_podcast_count(ad
     assert (podcast.public_episode_count, podcast.public_claim_count) == (0, 0)
     claim.speaker.refresh_from_db()
     assert claim.speaker.public_claim_count == 0
+
+
+def test_an_episode_moved_to_another_show_on_its_change_page_is_counted_by_that_show(
+    admin_client,
+):
+    claim = make_claim()
+    left, joined = claim.episode.podcast, make_podcast()
+
+    response = post_episode_change(admin_client, claim.episode, podcast=joined.pk)
+
+    assert response.status_code == 302
+    shows = Podcast.objects.filter(pk__in=[left.pk, joined.pk])
+    assert {
+        pk: (episodes, claims)
+        for pk, episodes, claims in shows.values_list(
+            "pk", "public_episode_count", "public_claim_count"
+        )
+    } == {left.pk: (0, 0), joined.pk: (1, 1)}
 
 
 def test_recount_repairs_a_count_that_drifted_and_says_so(capsys):
