@@ -533,6 +533,16 @@ def database_megabytes(db, size):
     return round(int(psql(f"SELECT pg_database_size('ledger_bench_{size}')")) / 2**20)
 
 
+def our_mix(result):
+    """{name: path} of our pages in the search and browse mix, as one database measured them."""
+    pages, searches = result["pages"], result["search_mix"]["queries"]
+    return {
+        "claims": pages["claims"],
+        "claims (filtered)": pages["claims (filtered)"],
+        **{f"search: {kind}": path for kind, path in searches.items()},
+    }
+
+
 def measure_beside_datasette(size, results):
     """The search and browse mix over loopback HTTP, page cache off: Datasette's queries
     and our pages on each database, in alternating rounds within the same minutes.
@@ -561,19 +571,16 @@ def measure_beside_datasette(size, results):
             for kind, expression in sqlite["fts5"].items()
         },
     }
-    ours = {
-        "claims": sqlite["pages"]["claims"],
-        "claims (filtered)": sqlite["pages"]["claims (filtered)"],
-        **{f"search: {kind}": path for kind, path in sqlite["search_mix"]["queries"].items()},
-    }
+    ours = {db: our_mix(by_size[size]) for db, by_size in results.items()}
     samples = {server: {} for server in ("datasette", *results)}
     with ExitStack() as stack:
         peer = stack.enter_context(datasette(copy))
         servers = {db: stack.enter_context(gunicorn(database_url(db, size), 0)) for db in results}
         for _ in range(HTTP_ROUNDS):
-            for name, path in ours.items():
+            for name in ours["sqlite"]:
                 for db, server in servers.items():
-                    samples[db].setdefault(name, []).extend(http_samples(server.port, path))
+                    timed = http_samples(server.port, ours[db][name])
+                    samples[db].setdefault(name, []).extend(timed)
                 for query in (q for q in theirs if DATASETTE_PEERS.get(q, q) == name):
                     timed = http_samples(peer.port, theirs[query])
                     samples["datasette"].setdefault(query, []).extend(timed)
