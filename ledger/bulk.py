@@ -1,5 +1,8 @@
 """Statements over every row of a big ledger, which run for minutes by design."""
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 
 def lift_time_limit(connection) -> None:
     """Lift the site's statement timeout (DATABASE_STATEMENT_TIMEOUT, meant for a page's
@@ -8,3 +11,20 @@ def lift_time_limit(connection) -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SET LOCAL statement_timeout = 0")
+
+
+@contextmanager
+def time_limit_lifted(connection) -> Iterator[None]:
+    """The statement timeout lifted for the session while inside, for what cannot run in
+    a transaction (VACUUM, which at ten million claims took longer than the page's
+    limit), then put back as the connection started with it."""
+    if connection.vendor != "postgresql":
+        yield
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SET statement_timeout = 0")
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("RESET statement_timeout")
