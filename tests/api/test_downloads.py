@@ -46,6 +46,24 @@ def test_the_csv_parses_with_the_documented_columns(client, ledger):
     assert rows[0]["citation"].startswith("Ada Example, “Pilot”, Example Show, ")
 
 
+@pytest.mark.parametrize("extension", ["csv", "json"])
+def test_a_download_starts_before_any_claim_is_read(
+    client, ledger, django_assert_num_queries, extension
+):
+    chunks = iter(client.get(f"/claims.{extension}").streaming_content)
+
+    with django_assert_num_queries(0):
+        first = next(chunks).decode()
+
+    assert (
+        first
+        == {
+            "csv": ",".join(COLUMNS) + "\r\n",
+            "json": '{"format": "evidence-ledger-claims", "version": 1, "claims": [',
+        }[extension]
+    )
+
+
 def test_every_matching_claim_is_downloaded_not_just_a_page(client, ledger):
     for n in range(4, 30):
         make_claim(ledger["episode"], ledger["ada"], number=n)
