@@ -60,20 +60,25 @@ def counted_page(request, episodes, count):
 
 def episode_list(request):
     # The filter shows each podcast's kept episode count, and their sum pages the list.
-    podcasts = list(Podcast.objects.with_published_episodes())
+    # Rows, not records: at ten million claims it offers 2,500 podcasts.
+    podcasts = list(
+        Podcast.objects.with_published_episodes().values("pk", "slug", "name", "episode_count")
+    )
     episodes = Episode.objects.published().newest_first()
     podcast_slug = request.GET.get("podcast", "")
-    podcast = next((p for p in podcasts if p.slug == podcast_slug), None)
-    count = sum(p.episode_count for p in podcasts)
+    podcast = next((p for p in podcasts if p["slug"] == podcast_slug), None)
+    count = sum(p["episode_count"] for p in podcasts)
     if podcast_slug:
-        episodes = episodes.filter(podcast=podcast) if podcast else episodes.none()
-        count = podcast.episode_count if podcast else 0
+        episodes = episodes.filter(podcast=podcast["pk"]) if podcast else episodes.none()
+        count = podcast["episode_count"] if podcast else 0
     return render(
         request,
         "episodes/episode_list.html",
         {
             "page": counted_page(request, episodes, count),
-            "podcast_choices": [(p.slug, f"{p.name} ({p.episode_count})") for p in podcasts],
+            "podcast_choices": [
+                (p["slug"], f"{p['name']} ({p['episode_count']})") for p in podcasts
+            ],
             "podcast": podcast,
             "unknown_podcast": podcast_slug if podcast_slug and not podcast else "",
         },
