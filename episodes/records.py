@@ -71,7 +71,8 @@ class RemembersLoadedValues(models.Model):
         return name not in loaded or loaded[name] != self.__dict__[name]
 
     def loaded_value(self, name: str):
-        """`name` as it was when the record was read (None for a new record)."""
+        """`name` as it was when the record was read: None for a new record, or for a
+        field the read deferred."""
         return getattr(self, "_loaded", {}).get(name)
 
     def refresh_from_db(self, *args, **kwargs):

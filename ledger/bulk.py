@@ -14,11 +14,17 @@ def lift_time_limit(connection) -> None:
 
 
 @contextmanager
-def time_limit_lifted(connection) -> Iterator[None]:
+def time_limit_lifted_for_session(connection) -> Iterator[None]:
     """The statement timeout lifted for the session while inside, for what cannot run in
     a transaction (VACUUM, which at ten million claims took longer than the page's
-    limit), then put back as the connection started with it."""
-    if connection.vendor != "postgresql":
+    limit), then put back as the connection started with it. Not nestable.
+
+    Behind a transaction-mode pooler (DISABLE_SERVER_SIDE_CURSORS, see settings) the
+    statements may each run on another server connection, so a SET for the session
+    could leave some other client's connection without a limit: the role's own
+    timeout then applies."""
+    pooled = connection.settings_dict.get("DISABLE_SERVER_SIDE_CURSORS")
+    if connection.vendor != "postgresql" or pooled:
         yield
         return
     with connection.cursor() as cursor:

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.db import connection, transaction
 
-from ledger.bulk import lift_time_limit, time_limit_lifted
+from ledger.bulk import lift_time_limit, time_limit_lifted_for_session
 
 pytestmark = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="SQLite has no statement timeout"
@@ -43,9 +43,17 @@ def test_recount_runs_without_the_pages_time_limit(monkeypatch):
 
 @pytest.mark.django_db(transaction=True)
 def test_a_lifted_session_limit_comes_back_as_the_connection_started():
-    with time_limit_lifted(connection):
+    with time_limit_lifted_for_session(connection):
         assert statement_timeout() == "0"
     assert statement_timeout() == f"{settings.DATABASE_STATEMENT_TIMEOUT}s"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_behind_a_transaction_pooler_the_session_keeps_its_limit(monkeypatch):
+    # A SET for the session could reach another client's server connection there.
+    monkeypatch.setitem(connection.settings_dict, "DISABLE_SERVER_SIDE_CURSORS", True)
+    with time_limit_lifted_for_session(connection):
+        assert statement_timeout() == f"{settings.DATABASE_STATEMENT_TIMEOUT}s"
 
 
 @pytest.mark.django_db(transaction=True)

@@ -35,7 +35,7 @@ from claims.synthetic import MIN_CLAIMS, SYNTHETIC_URL, Plan, unique_slug
 from claims.synthetic_curation import SYNTHETIC_TOPIC
 from claims.topics import Topic
 from episodes.models import Appearance, Episode, Podcast, Speaker, Status, Transcript
-from ledger.bulk import lift_time_limit, time_limit_lifted
+from ledger.bulk import lift_time_limit, time_limit_lifted_for_session
 from ledger.models import ledger_changed
 
 
@@ -235,7 +235,7 @@ class Command(BaseCommand):
         """Fresh planner statistics, and on PostgreSQL a visibility map for index-only counts."""
         if connection.in_atomic_block:
             return
-        with time_limit_lifted(connection), connection.cursor() as cursor:
+        with time_limit_lifted_for_session(connection), connection.cursor() as cursor:
             if connection.vendor == "postgresql":
                 for model in (
                     Claim,
