@@ -134,21 +134,24 @@ def neutralised(value) -> str:
 def as_csv(records: Iterable[dict], bom: bool) -> Iterator[str]:
     buffer = io.StringIO()
     writer = csv.writer(buffer)
+
+    def written() -> str:
+        text = buffer.getvalue()
+        buffer.seek(0)
+        buffer.truncate()
+        return text
+
     buffer.write("\ufeff" if bom else "")
     writer.writerow(COLUMNS)
     # The header row goes out before any claim is read, and the response's headers with
     # it: the first rows of the whole ledger came 30 s after the request at ten million
     # claims, and a proxy waiting that long for a response may give up.
-    yield buffer.getvalue()
-    buffer.seek(0)
-    buffer.truncate()
+    yield written()
     for n, record in enumerate(records, start=1):
         writer.writerow([neutralised(record[column]) for column in COLUMNS])
         if n % BATCH == 0:
-            yield buffer.getvalue()
-            buffer.seek(0)
-            buffer.truncate()
-    yield buffer.getvalue()
+            yield written()
+    yield written()
 
 
 def as_json(records: Iterable[dict]) -> Iterator[str]:
