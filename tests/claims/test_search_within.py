@@ -108,6 +108,25 @@ def test_sqlite_asks_its_index_for_the_chosen_speaker_and_types(speakers):
     assert any(wanted in query["sql"] for query in queries.captured_queries)
 
 
+@pytest.mark.parametrize("chosen", [{"resolution": "open"}, {"due": "no_horizon"}])
+def test_an_outcome_or_a_horizon_finds_only_predictions(speakers, chosen):
+    assert found(q="open", **chosen) == {1, 2}
+    assert found(q="open", type="belief", **chosen) == set()
+
+
+@pytest.mark.parametrize("chosen", [{"resolution": "open"}, {"due": "no_horizon"}])
+def test_sqlite_asks_its_index_for_predictions_when_an_outcome_or_a_horizon_is_chosen(
+    speakers, chosen
+):
+    if connection.vendor != "sqlite":
+        pytest.skip("PostgreSQL's planner picks its own indexes (search._postgres_search)")
+    with CaptureQueriesContext(connection) as queries:
+        assert found(q="open", **chosen) == {1, 2}
+    # Only predictions have an outcome or a horizon: the word's matches among them
+    # are read, not its matches among every claim.
+    assert any('{type} : ("prediction")' in query["sql"] for query in queries.captured_queries)
+
+
 OLD_SQLITE_INDEX = [
     "CREATE VIRTUAL TABLE claims_claim_fts USING fts5(excerpt, search_context, "
     "content='claims_claim', content_rowid='id', "
