@@ -151,9 +151,6 @@ class ClaimSearch:
         claims = self._matching(
             ranked=ordering == Ordering.RELEVANCE, shown=shown, newer_than=newer_than
         )
-        if ordering == Ordering.OLDEST and self.chosen.get("contradictions"):
-            # Walked in the index of the claims in one, oldest first (claim_contradiction_oldest).
-            return claims.order_by("air_date", "episode_id", "number")
         if self.air_date_field == "air_date":
             return claims.newest_first_kept()
         # The page's claims are joined to their episodes, which order them and which their

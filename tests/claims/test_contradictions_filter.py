@@ -13,7 +13,7 @@ from django.urls import reverse
 from claims.browse import ClaimSearch
 from claims.models import Claim
 from episodes.models import Status
-from tests.claims.plans import plan_at_a_million
+from tests.claims.plans import plan
 from tests.factories import link_every_claim, make_claim, make_episode, make_ledger, make_link
 
 URL = reverse("claims:claim_list")
@@ -208,24 +208,18 @@ def test_the_claims_in_a_contradiction_are_counted_from_an_index_of_them(claims,
     found = ClaimSearch(QueryDict(f"contradictions=only&order={order}"))
 
     # Counted from an index of them alone, not every public claim read for its flag.
-    counted = plan_at_a_million(found.without(None).order_by().values("pk"))
+    counted = plan(found.without(None).order_by().values("pk"))
     assert re.search(r"SCAN claims_claim USING COVERING INDEX claim_\w*contradiction", counted)
 
 
-@pytest.mark.parametrize(
-    "order, index",
-    [("newest", "claim_contradiction_aired"), ("oldest", "claim_contradiction_oldest")],
-)
-def test_at_a_million_claims_the_page_walks_the_index_of_those_in_a_contradiction(
-    claims, order, index
-):
-    if connection.vendor != "sqlite":
-        pytest.skip("SQLite's statistics of a million claims are put in place")
+@pytest.mark.parametrize("order, asked", [("newest", False), ("oldest", True)])
+def test_the_episodes_status_is_asked_only_where_their_dates_order_the_page(claims, order, asked):
     found = ClaimSearch(QueryDict(f"contradictions=only&order={order}"))
 
-    planned = plan_at_a_million(found.ordered(shown=20)[:20])
+    sql = str(found.ordered(shown=20)[:20].query)
 
-    # Their twenty read from the index in order and stopped at: not every public claim
-    # of every episode read, then sorted.
-    assert f"SCAN claims_claim USING INDEX {index}" in planned
-    assert "TEMP B-TREE" not in planned
+    # The claims keep whether their episode is public. Asked of the episodes too, the
+    # gate let SQLite walk every published episode for the newest claims in a
+    # contradiction, which their own index hands over (at a million: 372 -> 20 ms); by
+    # the oldest, it lets a planner walk the episodes by date (339 -> 20 ms).
+    assert ('"episodes_episode"."status" =' in sql) is asked
