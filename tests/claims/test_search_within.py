@@ -114,6 +114,27 @@ def test_an_outcome_or_a_horizon_finds_only_predictions(speakers, chosen):
     assert found(q="open", type="belief", **chosen) == set()
 
 
+def answers(**params):
+    search = ClaimSearch(QueryDict(urlencode(params, True)))
+    return {claim.number for claim in search.ordered()}, search.count, search.facets
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"resolution": "open"},
+        {"due": "no_horizon", "type": "belief"},
+        {"due": "no_horizon", "type": ["prediction", "evaluation"]},
+        {"resolution": "open", "speaker": "ben"},
+    ],
+)
+def test_narrowing_the_index_to_predictions_changes_no_answer(speakers, params, monkeypatch):
+    narrowed = answers(q="open", **params)
+    monkeypatch.setattr(ClaimSearch, "_within", lambda search, excluded: search_index.Within())
+
+    assert answers(q="open", **params) == narrowed
+
+
 @pytest.mark.parametrize("chosen", [{"resolution": "open"}, {"due": "no_horizon"}])
 def test_sqlite_asks_its_index_for_predictions_when_an_outcome_or_a_horizon_is_chosen(
     speakers, chosen
