@@ -64,8 +64,10 @@ def urls(chosen):
     from bench.pages import claims_url
 
     alone = [dict([one, ("order", order)]) for one in chosen for order in ("newest", "oldest")]
-    pairs = [dict([one, other]) for one, other in itertools.combinations(chosen, 2)]
-    return [claims_url(), *(claims_url(**params) for params in alone + pairs if len(params) == 2)]
+    pairs = [
+        dict([one, other]) for one, other in itertools.combinations(chosen, 2) if one[0] != other[0]
+    ]
+    return [claims_url(), *(claims_url(**params) for params in alone + pairs)]
 
 
 def measure(over):
