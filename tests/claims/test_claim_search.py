@@ -80,7 +80,9 @@ def test_a_ranked_page_reads_the_records_of_its_own_claims_only(ledger):
     # The page is picked among the matches first; only its claims are then read with
     # their episodes, podcasts and speakers.
     picked, cards = (q["sql"] for q in queries.captured_queries[:2])
-    assert "episodes_speaker" not in picked
+    # Scored and sorted by the claims' own gate and date: the episodes are not joined
+    # to every match.
+    assert "episodes_episode" not in picked and "episodes_speaker" not in picked
     assert "episodes_speaker" in cards
     assert "claims_claim_fts" not in cards and "@@" not in cards
 
@@ -236,3 +238,16 @@ def test_claims_matching_in_the_excerpt_rank_above_those_matching_only_elsewhere
 
     assert ranked[0] == in_excerpt
     assert [claim.episode for claim in ranked[1:]] == [titled, titled]
+
+
+def test_equally_relevant_claims_are_ranked_newest_episode_first(db):
+    show = make_podcast()
+    older = make_episode(show, title="Winter", air_date="2026-01-01")
+    newer = make_episode(show, title="Summer", air_date="2026-07-01")
+    unaired = make_episode(show, title="Autumn", air_date="2026-10-01", status=Status.DRAFT)
+    for episode in (older, newer, unaired):
+        make_claim(episode, excerpt="Tariffs will stay.")
+
+    ranked = list(searched("q=tariffs").ordered())
+
+    assert [claim.episode for claim in ranked] == [newer, older]
