@@ -39,6 +39,16 @@ CLAIM_INDEXES_FOR_LINKS = [
         condition=Q(in_contradiction=True, status="published", episode_published=True),
         name="claim_in_contradiction",
     ),
+    # The same led by the status the public gate asks, and by type: SQLite can search it
+    # by them, where the index above, led by the id that a search's matches look up, it
+    # could only scan, and so passed over for claim_status_type to read every public claim
+    # (at a million claims: ?contradictions=only&order=oldest 1,039 -> 77 ms, with a podcast
+    # 1,260 -> 289 ms, of a type 248-269 -> 49-52 ms).
+    models.Index(
+        fields=("status", "type", "id", "in_contradiction", *GATE),
+        condition=Q(in_contradiction=True, status="published", episode_published=True),
+        name="claim_contradiction_type",
+    ),
     models.Index(
         fields=("-air_date", "episode", "number", *GATE, "status", "in_contradiction"),
         condition=Q(in_contradiction=True, status="published", episode_published=True),
