@@ -224,7 +224,7 @@ class ClaimSearch:
             page = paginator.page(min(wanted, paginator.num_pages))
             if ids is not None:
                 page.object_list = _cards(list(page.object_list))
-            search.highlight(page.object_list, self.query)
+            search.highlight(page.object_list, self.query, matches=self.count)
             self._pages[key] = page
         return self._pages[key]
 

@@ -20,7 +20,7 @@ from django.db.models.sql.constants import INNER
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
-from claims.search_index import SPACED_OUT, Within
+from claims.search_index import SPACED_OUT, Within, highlights_sql
 
 MAX_QUERY_LENGTH = 300
 SEARCH_CONFIG = "english"
@@ -276,10 +276,11 @@ def _joined_to_index(claims):
     return claims
 
 
-def highlight(claims, query):
+def highlight(claims, query, matches=None):
     """Set `claim.highlighted` on these claims (one page), the escaped excerpt with the
     matched words in <mark>, and `claim.matched_in`: where else words matched ("the
-    episode title"). One query, for the rows shown only."""
+    episode title"). One query, for the rows shown only. `matches`: how many claims the
+    query finds, if known (search_index.highlights_sql)."""
     claims = list(claims)
     if not claims or not query.is_searchable:
         return
@@ -290,18 +291,8 @@ def highlight(claims, query):
     if connection.vendor == "postgresql":
         marked = _headlines(Claim.objects.filter(pk__in=ids), query)
     else:
-        # FTS5 is handed the page's range of ids, which it reads alone; the unary +
-        # keeps SQLite from handing it the list instead, id by id, each time reading
-        # the terms' every match (a phrase at a million claims: 16 -> 1 ms).
         with connection.cursor() as cursor:
-            cursor.execute(
-                f"SELECT rowid, highlight({FTS_TABLE}, 0, char(2), char(3)), "
-                f"highlight({FTS_TABLE}, 1, char(2), char(3)) "
-                f"FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH %s "
-                f"AND rowid >= %s AND rowid <= %s "
-                f"AND +rowid IN ({', '.join(['%s'] * len(ids))})",
-                [Within().fts5_match(query), min(ids), max(ids), *ids],
-            )
+            cursor.execute(*highlights_sql(Within().fts5_match(query), ids, matches))
             marked = {pk: (excerpt, context) for pk, excerpt, context in cursor.fetchall()}
     for claim in claims:
         excerpt, context = marked.get(claim.pk, (None, None))

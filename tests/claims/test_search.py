@@ -263,3 +263,27 @@ def test_a_changed_index_function_reindexes_every_claim_on_postgresql(db):
     search_index.install(connection)
 
     assert found("think") == {1}
+
+
+@pytest.mark.parametrize("matches, ranges", [(None, 3), (3, 1)], ids=["count unknown", "few"])
+def test_claims_far_apart_are_highlighted_each_from_a_range_of_their_own(
+    db, matches, ranges, django_assert_num_queries
+):
+    # Ids far apart, as a ranked page's are: one range of ids between them read every
+    # match of the word in the ledger, unless the word has only a few.
+    episode = make_episode()
+    far_apart = [
+        make_claim(episode, id=pk, excerpt=f"Tariffs, said {name}.")
+        for pk, name in ((9_000, "one"), (2_000, "two"), (5_000, "three"))
+    ]
+    near = make_claim(episode, id=5_400, excerpt="Tariffs, said four.")
+    query = search.parse("tariffs")
+
+    with django_assert_num_queries(1) as queries:
+        search.highlight([*far_apart, near], query, matches=matches)
+
+    assert [str(claim.highlighted) for claim in [*far_apart, near]] == [
+        f"<mark>Tariffs</mark>, said {name}." for name in ("one", "two", "three", "four")
+    ]
+    if queries.connection.vendor == "sqlite":
+        assert queries.captured_queries[0]["sql"].count("rowid >=") == ranges
