@@ -80,10 +80,18 @@ class ClaimSearch:
 
     def _kept_count(self) -> int | None:
         """How many claims are shown, from the counts the ledger keeps (claims.counters),
-        when nothing narrows the public claims; None when they must be counted."""
-        narrowed = any(value for name, value in self.chosen.items() if name != "order")
-        if self._every_public_claim and not narrowed:
+        when nothing narrows the public claims, or only a topic or a speaker and types,
+        whose claims of each type are kept; None when they must be counted (a topic's
+        beliefs at a million claims: 53,000 of its claims read, 94 ms on SQLite)."""
+        if not self._every_public_claim:
+            return None
+        narrowed = {name for name, value in self.chosen.items() if value and name != "order"}
+        if not narrowed:
             return public_claim_total()
+        by_record = narrowed - {"type"}
+        if len(by_record) == 1 and by_record <= {"topic", "speaker"}:
+            mix = self.chosen[by_record.pop()].public_claim_mix
+            return sum(mix.get(kind, 0) for kind in self.chosen.get("type") or mix)
         return None
 
     @property

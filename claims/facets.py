@@ -164,7 +164,7 @@ def tally(search, cap, sample, known_count=None):
         )
     else:
         _, result.facets, result.oldest_sampled = _pass(
-            newest(search.without(None)), names, sample + 1, sample
+            newest(search.without(None, shown=sample + 1)), names, sample + 1, sample
         )
         count = known_count
     result.count = capped(count, cap)

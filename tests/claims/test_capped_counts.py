@@ -206,13 +206,28 @@ def test_every_public_claim_is_counted_from_the_kept_counts(client, seven_claims
 
 def test_a_facet_in_use_reads_only_its_sample(client, seven_claims, cap):
     with CaptureQueriesContext(connection) as queries:
-        response = client.get(URL, {"speaker": "ada-example"})
+        response = client.get(URL, {"attribution": "identified"})
 
     assert ledger_count(response) == "5+"
     passes = [q["sql"] for q in queries if "WITH matches" in q["sql"]]
-    # The count reads up to the cap and one more; the speaker facet, its sample and one more.
+    # The count reads up to the cap and one more; the attribution facet, its sample and
+    # one more.
     assert ["LIMIT 6" in sql for sql in passes] == [True, False]
     assert "LIMIT 5" in passes[1]
+
+
+@pytest.mark.parametrize(
+    "params", [{"speaker": "ada-example"}, {"speaker": "ada-example", "type": "evaluation"}]
+)
+def test_a_speakers_claims_are_counted_from_their_kept_mix(client, seven_claims, cap, params):
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(URL, params)
+
+    assert ledger_count(response) == "5+"
+    # No pass reads the cap's six claims: each reads its sample of four, and one more.
+    passes = [q["sql"] for q in queries if "WITH matches" in q["sql"]]
+    assert len(passes) == len(params) + 1
+    assert not any("LIMIT 6" in sql for sql in passes)
 
 
 def test_facets_below_the_sample_size_are_exact_and_say_nothing(client, seven_claims, cap):

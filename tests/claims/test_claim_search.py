@@ -6,7 +6,7 @@ from django.http import QueryDict
 from django.test.utils import CaptureQueriesContext
 
 from claims.browse import ClaimSearch
-from claims.models import Attribution, ClaimType
+from claims.models import Attribution, Claim, ClaimType, Topic
 from claims.pagination import CappedPaginator
 from episodes.models import Status
 from tests.factories import make_claim, make_episode, make_podcast, make_speaker
@@ -251,3 +251,30 @@ def test_equally_relevant_claims_are_ranked_newest_episode_first(db):
     ranked = list(searched("q=tariffs").ordered())
 
     assert [claim.episode for claim in ranked] == [newer, older]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "speaker=ada-example",
+        "speaker=ada-example&type=prediction",
+        "speaker=ben-sample&type=belief&type=observation",
+        "topic=rates",
+        "topic=rates&type=prediction&type=recommendation",
+        "topic=rates&order=oldest",
+        "topic=rates&speaker=ben-sample",
+    ],
+)
+def test_a_count_kept_for_a_speaker_or_topic_is_what_counting_finds(ledger, monkeypatch, query):
+    topic = Topic.objects.create(name="Rates", slug="rates")
+    for claim in Claim.objects.filter(excerpt__icontains="rate"):  # the draft among them
+        claim.topics.add(topic)
+    make_claim(make_episode(status=Status.DRAFT), ledger["ada"]).topics.add(topic)
+    kept = searched(query)
+    shown = (kept.count, kept.facets, excerpts(kept.page(1).object_list))
+
+    monkeypatch.setattr(ClaimSearch, "_kept_count", lambda search: None)
+    counted = searched(query)
+
+    assert shown == (counted.count, counted.facets, excerpts(counted.page(1).object_list))
+    assert shown[0] > 0
