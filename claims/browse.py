@@ -18,6 +18,7 @@ when ranking is possible, because ranking stops being worth it past the cap.
 """
 
 from django.core.paginator import Page
+from django.db import connections
 from django.db.models import Q, QuerySet
 from django.http import QueryDict
 from django.utils.functional import cached_property
@@ -118,15 +119,19 @@ class ClaimSearch:
     @property
     def samples_by_air_date(self) -> bool:
         """Whether the count and the facets' sample take the matches most recently aired
-        first rather than most recently added (claims/facets.py): without search text,
-        whose matches the full-text index doesn't order, for what narrows the episodes:
-        a range of air dates, or a podcast, whose episodes an index walks newest first
-        (SQLite sorted all of the biggest show's claims by id: 182 -> 20 ms)."""
+        first rather than most recently added (claims/facets.py): for what narrows the
+        episodes, a range of air dates, or a podcast, whose episodes an index walks newest
+        first (SQLite sorted all of the biggest show's claims by id: 182 -> 20 ms).
+
+        With search text, a range of dates on PostgreSQL only: walked by id, a common
+        word's matches before 2020 lay behind 630,000 newer ones (379 -> 55 ms at a
+        million). SQLite's index hands them over by id, and by date read them all."""
         chosen = self.chosen
-        narrows_episodes = (
-            chosen.get("aired_from") or chosen.get("aired_to") or chosen.get("podcast")
-        )
-        return bool(narrows_episodes) and not chosen.get("q")
+        dates = chosen.get("aired_from") or chosen.get("aired_to")
+        if chosen.get("q"):
+            on_postgresql = connections[self.claims.db].vendor == "postgresql"
+            return bool(dates) and not chosen.get("podcast") and on_postgresql
+        return bool(dates or chosen.get("podcast"))
 
     @property
     def _ranking_asked(self) -> bool:

@@ -169,15 +169,23 @@ def test_facets_of_a_podcast_count_its_latest_aired(client, db, cap):
     assert 'value="evaluation"' not in html
 
 
-def test_a_search_within_a_range_of_air_dates_counts_the_latest_added(
+def test_a_search_within_a_range_of_air_dates_samples_as_its_index_walks(
     client, added_before_older_episodes, cap
 ):
     response = client.get(URL, {"q": "rates", "aired_from": "2026-02-01"})
     html = response.content.decode()
 
-    assert "Counts among the 4 most recently added matching claims." in html
-    assert re.search(r'evaluation <span class="facet-count">3</span>', html)
-    assert re.search(r'prediction <span class="facet-count">1</span>', html)
+    if connection.vendor == "sqlite":
+        # In the order SQLite's full-text index hands its matches over, by id.
+        assert "Counts among the 4 most recently added matching claims." in html
+        assert re.search(r'evaluation <span class="facet-count">3</span>', html)
+        assert re.search(r'prediction <span class="facet-count">1</span>', html)
+    else:
+        # PostgreSQL's hands them over in no order: walked newest aired first, a common
+        # word's matches in an old range of dates no longer lie behind every newer one.
+        assert "Counts among the 4 most recently aired matching claims." in html
+        assert re.search(r'prediction <span class="facet-count">4</span>', html)
+        assert not re.search(r'evaluation <span class="facet-count">', html)
 
 
 def test_a_speaker_facet_in_use_counts_what_choosing_the_speaker_shows(client, seven_claims, cap):
