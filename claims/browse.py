@@ -29,7 +29,7 @@ from claims.facets import tally
 from claims.filters import ClaimFilter, Ordering, valid_filters
 from claims.models import Claim, ClaimType
 from claims.pagination import AtLeast, CappedPaginator, Exactly
-from claims.public_record import public_claim_total
+from claims.public_record import kept_claim_count, narrowing, public_claim_total
 from claims.topics import walks_faster
 from episodes.models import Episode, Speaker
 
@@ -75,24 +75,16 @@ class ClaimSearch:
 
     @cached_property
     def _tally(self):
-        return tally(
-            self, cap=CappedPaginator.cap, sample=self.facet_sample, known_count=self._kept_count()
-        )
+        # Counted only where the ledger keeps no count (public_record.kept_claim_count).
+        kept = kept_claim_count(self.chosen) if self._every_public_claim else None
+        return tally(self, cap=CappedPaginator.cap, sample=self.facet_sample, known_count=kept)
 
-    def _kept_count(self) -> int | None:
-        """How many claims are shown, from the counts the ledger keeps (claims.counters),
-        when nothing narrows the public claims, or only a topic or a speaker and types,
-        whose claims of each type are kept; None when they must be counted (a topic's
-        beliefs at a million claims: 53,000 of its claims read, 94 ms on SQLite)."""
-        if not self._every_public_claim:
-            return None
-        narrowed = {name for name, value in self.chosen.items() if value and name != "order"}
-        if not narrowed:
-            return public_claim_total()
-        by_record = narrowed - {"type"}
-        if len(by_record) == 1 and by_record <= {"topic", "speaker"}:
-            mix = self.chosen[by_record.pop()].public_claim_mix
-            return sum(mix.get(kind, 0) for kind in self.chosen.get("type") or mix)
+    @property
+    def _word_matches(self) -> int | None:
+        """How many claims hold the search's words, when the count says so: nothing but
+        the words narrows every public claim. Highlights read them (search.highlight)."""
+        if self._every_public_claim and narrowing(self.chosen) == {"q"}:
+            return self.count
         return None
 
     @property
@@ -102,8 +94,8 @@ class ClaimSearch:
     @property
     def oldest_sampled(self) -> int | None:
         """The smallest id among the facets' sample when more claims match than it holds:
-        the matches from it up are then the `facet_sample` most recently added
-        (claims.newest_page); None when every match is in it."""
+        the matches from it up are then the `facet_sample` most recently added, if the
+        sample is by id (claims.newest_page, on SQLite); None when every match is in it."""
         return self._tally.oldest_sampled if self.count > self.facet_sample else None
 
     @property
@@ -164,18 +156,18 @@ class ClaimSearch:
         claims = self._matching(
             ranked=ordering == Ordering.RELEVANCE, shown=shown, newer_than=newer_than
         )
-        # The page's claims are joined to their episodes, which order them and which their
-        # cards show. Asked of the episodes too, the gate lets a planner walk the published
-        # episodes by date, rather than sort every match (SQLite, for the overdue
-        # predictions at a million claims: 201-228 -> 42-53 ms). Not where the claims' own
-        # date orders them: SQLite then walked every published episode for the claims in
-        # a contradiction, where their index hands over the newest (0.5 ms): 372 ms.
         if self.air_date_field == "air_date":
             return claims.newest_first_kept()
         if ordering == Ordering.RELEVANCE:
             # Every match is scored and sorted, so the episodes lead no walk here: their
             # join only read each match's episode again (rare words at a million claims).
             return claims.order_by("-in_excerpt", "-rank", "-air_date", "episode_id", "number")
+        # The page's claims are joined to their episodes, which order them and which their
+        # cards show. Asked of the episodes too, the gate lets a planner walk the published
+        # episodes by date, rather than sort every match (SQLite, for the overdue
+        # predictions at a million claims: 201-228 -> 42-53 ms). Not where the claims' own
+        # date orders them (above): SQLite then walked every published episode for the
+        # claims in a contradiction, where their index hands over the newest: 372 ms.
         claims = claims.filter(Episode.public_q(prefix="episode__"))
         if ordering == Ordering.OLDEST:
             if self.reads_kept_dates:
@@ -206,8 +198,9 @@ class ClaimSearch:
     def reads_kept_dates(self) -> bool:
         """Whether the claims of a range of air dates are counted, sampled and ordered by
         the date each claim keeps of its episode, from an index of the claims alone
-        (claim_published_aired, and claim_published_type_aired for a type): without
-        search text or a podcast, whose episodes an index of the episodes walks."""
+        (claim_published_aired, and claim_published_type_aired for a type): without a
+        podcast, whose episodes an index of the episodes walks, and without search text
+        but on PostgreSQL (samples_by_air_date)."""
         return self.samples_by_air_date and not self.chosen.get("podcast")
 
     def _episode_dates(self) -> Q:
@@ -237,7 +230,7 @@ class ClaimSearch:
             page = paginator.page(min(wanted, paginator.num_pages))
             if ids is not None:
                 page.object_list = _cards(list(page.object_list))
-            search.highlight(page.object_list, self.query, matches=self.count)
+            search.highlight(page.object_list, self.query, matches=self._word_matches)
             self._pages[key] = page
         return self._pages[key]
 

@@ -12,17 +12,19 @@ passes as possible, each over a bounded sample:
 The counting pass reads at most cap + 1 matches, the newest first, and every pass
 counts facets among the `sample` newest: below that every match is counted and the
 figures are exact; above it the page says they are a sample. A pass with nothing to
-count (a facet in use, or the whole ledger, whose count is kept: claims.counters)
-reads only its sample. Without search text the count is taken apart from the sample,
-in no order: an index then answers it without reading the claims, and the sample reads
-only its own rows, in the order an index hands them over.
+count (a facet in use, or claims whose count is kept: the whole ledger's, a topic's
+or a speaker's, of some types or all: claims.counters) reads only its sample. Without
+search text the count is taken apart from the sample, in no order: an index then
+answers it without reading the claims, and the sample reads only its own rows, in the
+order an index hands them over.
 
 Newest means most recently added (the highest ids), which SQLite's full-text index and
 the claims table hand over in that order (PostgreSQL's full-text index does not:
 claims.search_sample); but with a range of air dates or a podcast and
 no search text, most recently aired, so that the walk stays inside the range or the
 show's episodes: walked by id, the claims aired in 2020 lay behind half a million
-others (PostgreSQL, 373 ms).
+others (PostgreSQL, 373 ms). On PostgreSQL a range of dates with search text, too
+(ClaimSearch.samples_by_air_date).
 """
 
 from collections.abc import Callable

@@ -39,11 +39,12 @@ CLAIM_INDEXES_FOR_LINKS = [
         condition=Q(in_contradiction=True, status="published", episode_published=True),
         name="claim_in_contradiction",
     ),
-    # The same led by the status the public gate asks, and by type: SQLite can search it
-    # by them, where the index above, led by the id that a search's matches look up, it
-    # could only scan, and so passed over for claim_status_type to read every public claim
-    # (at a million claims: ?contradictions=only&order=oldest 1,039 -> 77 ms, with a podcast
-    # 1,260 -> 289 ms, of a type 248-269 -> 49-52 ms).
+    # The same claims led by the status the public gate asks, then the type, so that
+    # SQLite can search them by those. The index above, led by the id a search's matches
+    # are looked up by, SQLite could only scan, and it preferred to search
+    # claim_status_type and read every public claim (at a million claims:
+    # ?contradictions=only&order=oldest 1,039 -> 77 ms, with a podcast 1,260 -> 289 ms,
+    # of a type 248-269 -> 49-52 ms). The condition's columns are held for the reason above.
     models.Index(
         fields=("status", "type", "id", "in_contradiction", *GATE),
         condition=Q(in_contradiction=True, status="published", episode_published=True),

@@ -63,6 +63,29 @@ def public_claim_total() -> int:
     return Podcast.objects.aggregate(n=Sum("public_claim_count"))["n"] or 0
 
 
+def narrowing(chosen: dict) -> set[str]:
+    """The names of a ClaimSearch's cleaned filters (`chosen`) that narrow the claims:
+    every one given a value but the order."""
+    return {name for name, value in chosen.items() if value and name != "order"}
+
+
+def kept_claim_count(chosen: dict) -> int | None:
+    """How many public claims a ClaimSearch's cleaned filters show, from the counts the
+    ledger keeps (claims.counters): when nothing narrows them, or only a topic or a
+    speaker and types, whose public claims of each type are kept; None otherwise.
+    Counted, a topic's beliefs at a million claims read 53,000 of its claims."""
+    narrowed = narrowing(chosen)
+    if not narrowed:
+        return public_claim_total()
+    by_record = narrowed - {"type"}
+    if by_record not in ({"topic"}, {"speaker"}):
+        return None
+    (name,) = by_record
+    mix = chosen[name].public_claim_mix
+    # A type asked twice (?type=belief&type=belief) is shown once.
+    return sum(mix.get(kind, 0) for kind in set(chosen.get("type") or mix))
+
+
 def totals() -> dict[str, int]:
     """The home page's figures: public claims, episodes, people and podcasts (two queries
     over the podcasts' and speakers' kept counts, whatever the size of the ledger)."""

@@ -20,12 +20,11 @@ from django.db.models.sql.constants import INNER
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
-from claims.search_index import SPACED_OUT, Within, highlights_sql
+from claims.search_index import FTS_TABLE, SPACED_OUT, Within, highlights_sql
 
 MAX_QUERY_LENGTH = 300
 SEARCH_CONFIG = "english"
 MARK_START, MARK_STOP = "\x02", "\x03"
-FTS_TABLE = "claims_claim_fts"
 # bm25's weights by column: the excerpt counts more than the speaker, summary and title,
 # the speaker's id and type nothing. Weighted 1 and the rest 0, a claim scores below 0
 # only if its excerpt matched.
@@ -279,8 +278,8 @@ def _joined_to_index(claims):
 def highlight(claims, query, matches=None):
     """Set `claim.highlighted` on these claims (one page), the escaped excerpt with the
     matched words in <mark>, and `claim.matched_in`: where else words matched ("the
-    episode title"). One query, for the rows shown only. `matches`: how many claims the
-    query finds, if known (search_index.highlights_sql)."""
+    episode title"). One query, for the rows shown only. `matches`: how many claims hold
+    the words, if known (search_index.highlights_sql)."""
     claims = list(claims)
     if not claims or not query.is_searchable:
         return

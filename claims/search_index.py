@@ -113,8 +113,9 @@ SQLITE_TRIGRAM_TABLES = {
 # columns only (READERS_COLUMNS).
 SQLITE_COLUMNS = "excerpt, search_context, speaker_id, type"
 
+FTS_TABLE = "claims_claim_fts"
 SQLITE_TABLE, SQLITE_TRIGGERS = _sqlite_fts_table(
-    "claims_claim_fts", "claims_claim", SQLITE_COLUMNS, "porter unicode61 remove_diacritics 2"
+    FTS_TABLE, "claims_claim", SQLITE_COLUMNS, "porter unicode61 remove_diacritics 2"
 )
 
 
@@ -143,18 +144,19 @@ class Within:
 
 
 # A page's highlights (highlights_sql): ids this close share one range of the index;
-# below this many matches, one range from the smallest id to the largest reads them all.
+# for at most this many matches, one range from the smallest id to the largest reads
+# them all.
 RUN_GAP = 1_000
 FEW_MATCHES = 2_000
 
 
 def highlights_sql(expression, ids, matches=None):
     """One statement for FTS5's highlights of the claims with these ids that match
-    `expression`, and its parameters; `matches`: how many claims match, if known.
+    `expression`, and its parameters; `matches`: how many claims hold the words, if known.
 
     FTS5 is handed ranges of ids, each read alone: a run of close ids (a page newest
-    first) is one range, and a lone id (a ranked page's lie all over the ledger) one of
-    its own, which FTS5 seeks. One range from the smallest id to the largest read every
+    first) is one range, and a lone id (a ranked page's ids lie all over the ledger) one
+    of its own, which FTS5 seeks. One range from the smallest id to the largest read every
     match between them: a common word's ranked page at a million claims, 93 -> 1.4 ms;
     but for a rare word's few matches it is the cheapest (0.3 against 1.3 ms). The
     unary + keeps SQLite from handing FTS5 a run's ids one by one, each a seek of every
@@ -165,9 +167,9 @@ def highlights_sql(expression, ids, matches=None):
     selects, params = [], []
     for run in runs:
         selects.append(
-            "SELECT rowid, highlight(claims_claim_fts, 0, char(2), char(3)), "
-            "highlight(claims_claim_fts, 1, char(2), char(3)) FROM claims_claim_fts "
-            "WHERE claims_claim_fts MATCH %s AND rowid >= %s AND rowid <= %s "
+            f"SELECT rowid, highlight({FTS_TABLE}, 0, char(2), char(3)), "
+            f"highlight({FTS_TABLE}, 1, char(2), char(3)) FROM {FTS_TABLE} "
+            f"WHERE {FTS_TABLE} MATCH %s AND rowid >= %s AND rowid <= %s "
             f"AND +rowid IN ({', '.join(['%s'] * len(run))})"
         )
         params += [expression, run[0], run[-1], *run]
@@ -235,7 +237,7 @@ def _install_sqlite(connection):
     a table whose columns changed is dropped, then rebuilt from the claims. In one
     transaction: readers never see an emptied index, and a rebuild cut short leaves
     the older index whole, to be made again by the next install."""
-    tables = {"claims_claim_fts": (SQLITE_TABLE, SQLITE_TRIGGERS), **SQLITE_TRIGRAM_TABLES}
+    tables = {FTS_TABLE: (SQLITE_TABLE, SQLITE_TRIGGERS), **SQLITE_TRIGRAM_TABLES}
     with transaction.atomic(using=connection.alias), connection.cursor() as cursor:
         cursor.execute("SELECT name, sql FROM sqlite_master WHERE type IN ('table', 'trigger')")
         present = {name: _squeezed(sql) for name, sql in cursor.fetchall()}

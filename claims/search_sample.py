@@ -38,7 +38,8 @@ def applies(search) -> bool:
     if connections[Claim.objects.db].vendor != "postgresql" or not search.chosen.get("q"):
         return False
     if search.samples_by_air_date:
-        return False  # newest by air date, not by id
+        # Its newest are the most recently aired, which windows of ids can't hold.
+        return False
     groups = search.query.groups
     return len(groups) > 1 or any(term.is_phrase for group in groups for term in group)
 

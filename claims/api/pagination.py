@@ -121,7 +121,8 @@ FACETS_SCHEMA = {
     f"(of speakers, podcasts and topics, the {ClaimSearch.facet_size} with the most claims "
     "and the chosen one). `sampled`: counted among the "
     f"{ClaimSearch.facet_sample} newest matches: the most recently added, or with "
-    "`aired_from`, `aired_to` or `podcast` and no `q`, the most recently aired.",
+    "`aired_from`, `aired_to` or `podcast` and no `q`, the most recently aired (with `q`, "
+    "on PostgreSQL, with `aired_from` or `aired_to` and no `podcast`, too).",
     "required": [
         "sampled",
         "type",

@@ -5,9 +5,11 @@ from django.db import connection
 from django.http import QueryDict
 from django.test.utils import CaptureQueriesContext
 
+from claims import browse
 from claims.browse import ClaimSearch
 from claims.models import Attribution, Claim, ClaimType, Topic
 from claims.pagination import CappedPaginator
+from claims.public_record import kept_claim_count
 from episodes.models import Status
 from tests.factories import make_claim, make_episode, make_podcast, make_speaker
 
@@ -241,6 +243,7 @@ def test_claims_matching_in_the_excerpt_rank_above_those_matching_only_elsewhere
 
 
 def test_equally_relevant_claims_are_ranked_newest_episode_first(db):
+    # By the date each claim keeps, and its own gate: the episodes are not joined.
     show = make_podcast()
     older = make_episode(show, title="Winter", air_date="2026-01-01")
     newer = make_episode(show, title="Summer", air_date="2026-07-01")
@@ -254,27 +257,55 @@ def test_equally_relevant_claims_are_ranked_newest_episode_first(db):
 
 
 @pytest.mark.parametrize(
-    "query",
+    "query, kept",
     [
-        "speaker=ada-example",
-        "speaker=ada-example&type=prediction",
-        "speaker=ben-sample&type=belief&type=observation",
-        "topic=rates",
-        "topic=rates&type=prediction&type=recommendation",
-        "topic=rates&order=oldest",
-        "topic=rates&speaker=ben-sample",
+        ("speaker=ada-example", True),
+        ("speaker=ada-example&type=prediction", True),
+        ("speaker=ada-example&type=prediction&type=prediction", True),
+        ("speaker=ben-sample&type=belief&type=observation", True),
+        ("topic=rates", True),
+        ("topic=rates&type=prediction&type=recommendation", True),
+        ("topic=rates&order=oldest", True),
+        # Anything else narrowing them is counted.
+        ("topic=rates&speaker=ben-sample", False),
+        ("topic=rates&q=rates", False),
+        ("speaker=ada-example&attribution=identified", False),
+        ("speaker=ada-example&aired_from=2026-04-01", False),
+        ("speaker=ada-example&resolution=open", False),
+        ("topic=rates&contradictions=only", False),
     ],
 )
-def test_a_count_kept_for_a_speaker_or_topic_is_what_counting_finds(ledger, monkeypatch, query):
+def test_a_count_kept_for_a_speaker_or_topic_is_what_counting_finds(
+    ledger, monkeypatch, query, kept
+):
     topic = Topic.objects.create(name="Rates", slug="rates")
     for claim in Claim.objects.filter(excerpt__icontains="rate"):  # the draft among them
         claim.topics.add(topic)
     make_claim(make_episode(status=Status.DRAFT), ledger["ada"]).topics.add(topic)
-    kept = searched(query)
-    shown = (kept.count, kept.facets, excerpts(kept.page(1).object_list))
+    found = searched(query)
+    shown = (found.count, found.facets, excerpts(found.page(1).object_list))
 
-    monkeypatch.setattr(ClaimSearch, "_kept_count", lambda search: None)
+    monkeypatch.setattr(browse, "kept_claim_count", lambda chosen: None)
     counted = searched(query)
 
     assert shown == (counted.count, counted.facets, excerpts(counted.page(1).object_list))
-    assert shown[0] > 0
+    assert (kept_claim_count(found.chosen) is not None) is kept
+
+
+@pytest.mark.parametrize("query, ranges", [("q=tariffs", 1), ("q=tariffs&type=evaluation", 2)])
+def test_a_page_is_highlighted_from_one_range_only_where_the_words_alone_are_few(db, query, ranges):
+    # The one range reads every match of the words between the page's ids, whatever
+    # else is chosen: the count of a narrower search says nothing of how many that is.
+    episode = make_episode()
+    for pk, kind in ((2_000, ClaimType.EVALUATION), (9_000, ClaimType.EVALUATION)):
+        make_claim(episode, id=pk, type=kind, excerpt="Tariffs will stay.")
+    make_claim(episode, id=5_000, type=ClaimType.BELIEF, excerpt="Tariffs will go.")
+
+    with CaptureQueriesContext(connection) as queries:
+        page = searched(query).page(1)
+
+    assert {str(claim.highlighted) for claim in page.object_list} >= {
+        "<mark>Tariffs</mark> will stay."
+    }
+    if connection.vendor == "sqlite":
+        assert queries.captured_queries[-1]["sql"].count("rowid >=") == ranges
