@@ -81,9 +81,11 @@ def kept_claim_count(chosen: dict) -> int | None:
     if by_record not in ({"topic"}, {"speaker"}):
         return None
     (name,) = by_record
-    mix = chosen[name].public_claim_mix
+    record, types = chosen[name], chosen.get("type")
+    if not types:
+        return record.public_claim_count
     # A type asked twice (?type=belief&type=belief) is shown once.
-    return sum(mix.get(kind, 0) for kind in set(chosen.get("type") or mix))
+    return sum(record.public_claim_mix.get(kind, 0) for kind in set(types))
 
 
 def totals() -> dict[str, int]:
