@@ -225,7 +225,7 @@ class ClaimSearch:
             wanted = _page_number(number) or 1
             shown = wanted * per_page
             ids = self._ids_up_to(shown)
-            claims = self._in_order(shown).for_listing() if ids is None else ids
+            claims = self._in_order(shown).for_cards() if ids is None else ids
             paginator = CappedPaginator(claims, per_page, count=self.count)
             page = paginator.page(min(wanted, paginator.num_pages))
             if ids is not None:
@@ -355,7 +355,7 @@ def _cards(ids: list[int]) -> list[Claim]:
     their episodes, podcasts and speakers: joined to every match before the best
     twenty were picked, PostgreSQL read every episode and speaker in the ledger.
     """
-    cards = Claim.objects.filter(pk__in=ids).for_listing().in_bulk()
+    cards = Claim.objects.filter(pk__in=ids).for_cards().in_bulk()
     return [cards[pk] for pk in ids]
 
 

@@ -254,7 +254,7 @@ def attach_public_links(claims) -> None:
     public_links = ClaimLink.objects.public().touching(by_id)
     links = list(public_links.order_by().values_list("from_claim", "relation", "to_claim", "note"))
     # Asked even when there are none, so that a page's queries don't depend on its links.
-    others = _claims().filter(pk__in=public_links.claim_ids()).for_listing().in_bulk()
+    others = _claims().filter(pk__in=public_links.claim_ids()).for_cards().in_bulk()
     for from_id, relation, to_id, note in links:
         # A claim unpublished between the two queries is left out, not a KeyError.
         if from_id in by_id and to_id in others:
@@ -306,7 +306,7 @@ def latest_moves(speaker, latest: int) -> list[MovedPosition]:
 def as_moves(rows) -> list[MovedPosition]:
     """MovedPositions of rows of MOVE_ROW, in their order, with their claims: one query."""
     shown = {ends for *_, from_id, to_id in rows for ends in (from_id, to_id)}
-    claims = _claims().filter(pk__in=shown).for_listing().in_bulk()
+    claims = _claims().filter(pk__in=shown).for_cards().in_bulk()
     moved = []
     for relation, note, from_id, to_id in rows:
         earlier, later = sorted((claims[from_id], claims[to_id]), key=_when)

@@ -149,7 +149,7 @@ def resolved_by_outcome(
     any prediction has: one query per such outcome, each reading `per_outcome` rows
     down the claim_published_resolved index. (Ranking them all in one windowed query
     read every resolved prediction: 430 ms at a million claims.)"""
-    latest = predictions.for_listing().order_by("-resolved_on", "-pk")
+    latest = predictions.for_cards().order_by("-resolved_on", "-pk")
     return [
         (outcome, counts[outcome], list(latest.filter(resolution=outcome)[:per_outcome]))
         for outcome in OUTCOMES
@@ -168,7 +168,7 @@ def prediction_list(request):
         counts = outcome_counts(predictions, today)
     else:
         counts = kept_outcome_counts(today, chosen["outcome"])
-    upcoming = predictions.for_listing().order_by("horizon", "episode__air_date", "pk")
+    upcoming = predictions.for_cards().order_by("horizon", "episode__air_date", "pk")
     context = {
         "filters": filters,
         "ignored": ignored,
@@ -196,7 +196,7 @@ def track_record(speaker: Speaker) -> dict:
         public_predictions()
         .filter(speaker=speaker)
         .exclude(resolution=Resolution.OPEN)
-        .for_listing()
+        .for_cards()
         .order_by("-resolved_on", "-pk")[:TRACK_RECORD_SIZE]
     )
     return {

@@ -72,6 +72,41 @@ KEPT_AIR_DATE_INDEXES = [
 ]
 
 
+# Of a public claim and its episode, podcast and speaker, what a claim card never shows:
+# the records' times, the claim's retraction and transcript span, and the counts that
+# the episode, podcast and speaker keep (their JSON decoded for every card).
+UNSHOWN_ON_CARDS = (
+    "created_at",
+    "updated_at",
+    "retracted_at",
+    "retraction_reason",
+    "transcript_start",
+    "transcript_end",
+    "timestamp_from_transcript",
+    "episode__created_at",
+    "episode__updated_at",
+    "episode__published_claim_count",
+    "episode__published_people_count",
+    "episode__published_prediction_count",
+    "episode__correction_count",
+    "episode__podcast__description",
+    "episode__podcast__website_url",
+    "episode__podcast__feed_url",
+    "episode__podcast__public_episode_count",
+    "episode__podcast__public_claim_count",
+    "episode__podcast__public_prediction_count",
+    "episode__podcast__public_correction_count",
+    "speaker__description",
+    "speaker__links",
+    "speaker__public_claim_count",
+    "speaker__public_claim_mix",
+    "speaker__public_episode_count",
+    "speaker__public_role_counts",
+    "speaker__public_prediction_outcomes",
+    "speaker__public_move_count",
+)
+
+
 class ClaimQuerySet(RecordQuerySet):
     def published(self):
         """The one gate to the public: published claims of published episodes."""
@@ -163,6 +198,13 @@ class ClaimQuerySet(RecordQuerySet):
         return self.select_related("episode__podcast", "speaker").defer(
             "episode__summary", "search_context", "search_vector"
         )
+
+    def for_cards(self):
+        """for_listing(), without the columns a page of claim cards never shows
+        (UNSHOWN_ON_CARDS): such a page builds four records for each of its claims on
+        every visit. Not for a permalink, whose structured data names the speaker's
+        description and links and the podcast's, nor for feeds and the API."""
+        return self.for_listing().defer(*UNSHOWN_ON_CARDS)
 
     def newest_first(self):
         """Newest episodes first, each episode's claims in ledger order."""

@@ -16,42 +16,13 @@ from django.utils.text import Truncator
 
 from claims.models import Claim, ClaimReference, Reference, ReferenceKind, Role
 from claims.pagination import CLAIMS_PER_PAGE, CappedPaginator, Exactly
+from claims.querysets import UNSHOWN_ON_CARDS
 from claims.references import KEPT_NAMERS, ROLE_PAST
 from episodes.models import Speaker
 
 REFERENCES_PER_PAGE = 30
 # What a claim card never shows, as Claim.objects.for_listing() leaves out.
 HEAVY_CLAIM_FIELDS = ("episode__transcript", "episode__summary", "search_context", "search_vector")
-# Nor, of a public claim and its episode, podcast and speaker, on a reference's page:
-# a page's rows of four records each are built for every visit.
-UNSHOWN_FIELDS = (
-    "created_at",
-    "updated_at",
-    "retracted_at",
-    "retraction_reason",
-    "transcript_start",
-    "transcript_end",
-    "timestamp_from_transcript",
-    "episode__created_at",
-    "episode__updated_at",
-    "episode__published_claim_count",
-    "episode__published_people_count",
-    "episode__correction_count",
-    "episode__podcast__description",
-    "episode__podcast__website_url",
-    "episode__podcast__feed_url",
-    "episode__podcast__public_episode_count",
-    "episode__podcast__public_claim_count",
-    "episode__podcast__public_correction_count",
-    "speaker__description",
-    "speaker__links",
-    "speaker__public_claim_count",
-    "speaker__public_claim_mix",
-    "speaker__public_episode_count",
-    "speaker__public_role_counts",
-    "speaker__public_prediction_outcomes",
-    "speaker__public_move_count",
-)
 
 
 @dataclass
@@ -172,7 +143,7 @@ def reference_detail(request, slug):
     namings = (
         public_namings([reference])
         .select_related("claim__episode__podcast", "claim__speaker")
-        .defer(*(f"claim__{name}" for name in (*HEAVY_CLAIM_FIELDS, *UNSHOWN_FIELDS)))
+        .defer(*(f"claim__{name}" for name in (*HEAVY_CLAIM_FIELDS, *UNSHOWN_ON_CARDS)))
         .in_page_order()
     )
     count = Exactly(reference.public_naming_count)

@@ -28,7 +28,7 @@ def topic_list(request):
 def topic_detail(request, slug):
     # Only topics with published claims have a page.
     topic = get_object_or_404(Topic.objects.with_public_claim_counts(), slug=slug)
-    claims = tagged_claims(topic, page_number(request)).for_listing().newest_first()
+    claims = tagged_claims(topic, page_number(request)).for_cards().newest_first()
     # The page has no filter (only ?page=): the kept count is the count of what it lists.
     paginator = CappedPaginator(claims, CLAIMS_PER_PAGE, count=Exactly(topic.public_claim_count))
     return render(

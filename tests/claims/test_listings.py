@@ -4,6 +4,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from claims.models import Topic
 from tests.factories import make_claim, make_episode
 
 # Of the order of a real 90-minute episode's, holding the factory's first three excerpts.
@@ -75,3 +76,32 @@ def test_lists_of_episodes_podcasts_and_speakers_read_no_claim(client, episode, 
 
     claim_reads = [sql for sql in statements if '"claims_claim"' in sql]
     assert claim_reads == []
+
+
+# What the cards' records keep but a card never shows (claims.querysets.UNSHOWN_ON_CARDS).
+SPEAKERS_KEPT_MIX = '"episodes_speaker"."public_claim_mix"'
+PODCASTS_DESCRIPTION = '"episodes_podcast"."description"'
+
+
+@pytest.mark.parametrize(
+    "page", ["claims browser", "claims browser with a search", "speaker page", "topic page"]
+)
+def test_pages_of_claim_cards_leave_out_what_a_card_never_shows(client, episode, page):
+    claim = episode.claims.first()
+    topic = Topic.objects.create(name="Testing", slug="testing")
+    claim.topics.add(topic)
+    url, params = {
+        "claims browser": ("/claims/", None),
+        "claims browser with a search": ("/claims/", {"q": "exact excerpt"}),
+        "speaker page": (claim.speaker.get_absolute_url(), None),
+        "topic page": (topic.get_absolute_url(), None),
+    }[page]
+
+    statements = sql_of(client, url, params)
+    response = client.get(url, params)
+
+    assert claim.speaker.name in response.content.decode()
+    assert episode.podcast.name in response.content.decode()
+    cards = [sql for sql in statements if '"claims_claim"."excerpt"' in sql]
+    assert cards
+    assert not [sql for sql in cards if SPEAKERS_KEPT_MIX in sql or PODCASTS_DESCRIPTION in sql]
