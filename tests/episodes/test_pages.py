@@ -288,6 +288,28 @@ def test_podcast_index_shows_public_episode_and_claim_counts(client):
     assert "2 episodes · 3 published claims" in text
 
 
+def test_podcast_index_says_one_episode_and_one_claim_in_the_singular(client):
+    make_claim(make_episode(make_podcast(name="Example Show")))
+
+    text = visible_text(client.get("/podcasts/"))
+
+    assert "1 episode · 1 published claim" in text
+
+
+def test_podcast_index_shows_the_first_forty_words_of_a_description_escaped(client):
+    words = [f"word{n}" for n in range(1, 46)]
+    podcast = make_podcast(name="<b>Bold</b> & Co", description="<i>Talk</i> " + " ".join(words))
+    make_episode(podcast)
+
+    html = client.get("/podcasts/").content.decode()
+    text = visible_text(client.get("/podcasts/"))
+
+    assert f'<a href="{podcast.get_absolute_url()}">&lt;b&gt;Bold&lt;/b&gt; &amp; Co</a>' in html
+    assert "&lt;i&gt;Talk&lt;/i&gt; word1" in html
+    assert " ".join(words[:39]) + " …" in text
+    assert "word40" not in text
+
+
 def test_podcast_index_lists_them_by_name_a_page_at_a_time(client, monkeypatch):
     monkeypatch.setattr("claims.views.PODCASTS_PER_PAGE", 2)
     for name in ("Sample Hour", "Example Show", "Another Show"):
