@@ -72,6 +72,9 @@ KEPT_AIR_DATE_INDEXES = [
 ]
 
 
+# What no listing of claims shows: the episode's summary and the search text. (The
+# transcript is in a table of its own, which no listing joins.)
+UNLISTED = ("episode__summary", "search_context", "search_vector")
 # Of a public claim and its episode, podcast and speaker, what a claim card never shows:
 # the records' times, the claim's retraction and transcript span, and the counts that
 # the episode, podcast and speaker keep (their JSON decoded for every card).
@@ -190,20 +193,16 @@ class ClaimQuerySet(RecordQuerySet):
         return super().delete()
 
     def for_listing(self):
-        """Everything a claim card shows, fetched in the same query.
-
-        Without what a card never shows: the episode's summary and the search text.
-        (The transcript is in a table of its own, which no listing joins.)
-        """
-        return self.select_related("episode__podcast", "speaker").defer(
-            "episode__summary", "search_context", "search_vector"
-        )
+        """Everything a claim card shows, fetched in the same query, without what no
+        listing shows (UNLISTED)."""
+        return self.select_related("episode__podcast", "speaker").defer(*UNLISTED)
 
     def for_cards(self):
-        """for_listing(), without the columns a page of claim cards never shows
-        (UNSHOWN_ON_CARDS): such a page builds four records for each of its claims on
-        every visit. Not for a permalink, whose structured data names the speaker's
-        description and links and the podcast's, nor for feeds and the API."""
+        """for_listing(), without the columns a claim card never shows (UNSHOWN_ON_CARDS):
+        for pages of cards, which build four records for each of their claims on every
+        visit, and for claims shown in a line (linked claims, moves). Not for a
+        permalink's own claim, whose structured data names the speaker's description and
+        links and the podcast's, nor for feeds and the API's claims, which show the times."""
         return self.for_listing().defer(*UNSHOWN_ON_CARDS)
 
     def newest_first(self):

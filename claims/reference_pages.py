@@ -16,13 +16,11 @@ from django.utils.text import Truncator
 
 from claims.models import Claim, ClaimReference, Reference, ReferenceKind, Role
 from claims.pagination import CLAIMS_PER_PAGE, CappedPaginator, Exactly
-from claims.querysets import UNSHOWN_ON_CARDS
+from claims.querysets import UNLISTED, UNSHOWN_ON_CARDS
 from claims.references import KEPT_NAMERS, ROLE_PAST
 from episodes.models import Speaker
 
 REFERENCES_PER_PAGE = 30
-# What a claim card never shows, as Claim.objects.for_listing() leaves out.
-HEAVY_CLAIM_FIELDS = ("episode__transcript", "episode__summary", "search_context", "search_vector")
 
 
 @dataclass
@@ -143,7 +141,7 @@ def reference_detail(request, slug):
     namings = (
         public_namings([reference])
         .select_related("claim__episode__podcast", "claim__speaker")
-        .defer(*(f"claim__{name}" for name in (*HEAVY_CLAIM_FIELDS, *UNSHOWN_ON_CARDS)))
+        .defer(*(f"claim__{name}" for name in (*UNLISTED, *UNSHOWN_ON_CARDS)))
         .in_page_order()
     )
     count = Exactly(reference.public_naming_count)

@@ -301,8 +301,8 @@ def test_podcast_index_shows_the_first_forty_words_of_a_description_escaped(clie
     podcast = make_podcast(name="<b>Bold</b> & Co", description="<i>Talk</i> " + " ".join(words))
     make_episode(podcast)
 
-    html = client.get("/podcasts/").content.decode()
-    text = visible_text(client.get("/podcasts/"))
+    response = client.get("/podcasts/")
+    html, text = response.content.decode(), visible_text(response)
 
     assert f'<a href="{podcast.get_absolute_url()}">&lt;b&gt;Bold&lt;/b&gt; &amp; Co</a>' in html
     assert "&lt;i&gt;Talk&lt;/i&gt; word1" in html
