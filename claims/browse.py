@@ -5,7 +5,7 @@
     found.params        # the parameters that were kept (a QueryDict)
     found.chosen        # those parameters, cleaned: {"type": [...], "speaker": <Speaker>, ...}
     found.query         # the reader's text, parsed (claims.search.ParsedQuery)
-    found.count         # Exactly(n), or AtLeast(cap) past the cap: see claims.pagination
+    found.count         # Exactly(n), or AtLeast(cap) past the cap (lower for search text)
     found.facets        # how many claims each choice would show (claims.facets.Tally.for_template)
     found.ordering      # "relevance", "newest" or "oldest": what `ordered()` follows
     found.ordered()     # every match in that order, with what a claim card shows: stream it
@@ -28,7 +28,7 @@ from claims import newest_page, search
 from claims.facets import tally
 from claims.filters import ClaimFilter, Ordering, valid_filters
 from claims.models import Claim, ClaimType
-from claims.pagination import AtLeast, CappedPaginator, Exactly
+from claims.pagination import SEARCH_COUNT_CAP, AtLeast, CappedPaginator, Exactly
 from claims.public_record import kept_claim_count, narrowing, public_claim_total
 from claims.topics import walks_faster
 from episodes.models import Episode, Speaker
@@ -43,6 +43,8 @@ class ClaimSearch:
     facet_size = 12
     # Facets count at most this many claims, the newest: see claims/facets.py.
     facet_sample = 1_000
+    # Search text's matches are counted up to this many, and ranked only below it.
+    search_count_cap = SEARCH_COUNT_CAP
     matching_records = 5
 
     def __init__(self, data: QueryDict, claims: QuerySet | None = None):
@@ -77,7 +79,8 @@ class ClaimSearch:
     def _tally(self):
         # Counted only where the ledger keeps no count (public_record.kept_claim_count).
         kept = kept_claim_count(self.chosen) if self._every_public_claim else None
-        return tally(self, cap=CappedPaginator.cap, sample=self.facet_sample, known_count=kept)
+        cap = self.search_count_cap if self.query.is_searchable else CappedPaginator.cap
+        return tally(self, cap=cap, sample=self.facet_sample, known_count=kept)
 
     @property
     def _word_matches(self) -> int | None:
@@ -96,7 +99,7 @@ class ClaimSearch:
         """The smallest id among the facets' sample when more claims match than it holds:
         the matches from it up are then the `facet_sample` most recently added, if the
         sample is by id (claims.newest_page, on SQLite); None when every match is in it."""
-        return self._tally.oldest_sampled if self.count > self.facet_sample else None
+        return self._tally.oldest_sampled
 
     @property
     def facets(self) -> dict:

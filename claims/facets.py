@@ -102,8 +102,9 @@ class Tally:
     facets: dict = field(default_factory=dict)
     # True when some facet counted a sample rather than every match
     sampled: bool = False
-    # The smallest id in the sample of the claims shown (None if it holds none): past
-    # the cap, the ids from it up are those of the `sample` newest (claims.newest_page).
+    # The smallest id in the sample of the claims shown, when more match than it holds
+    # (None otherwise): the ids from it up are those of the `sample` newest
+    # (claims.newest_page).
     oldest_sampled: int | None = None
 
     def for_template(self, chosen_types, chosen_records, size):
@@ -161,17 +162,20 @@ def tally(search, cap, sample, known_count=None):
         sample_claims = None
         if not chosen.get("q"):
             sample_claims = newest(search.without(None, shown=sample))[0]
-        count, result.facets, result.oldest_sampled = _pass(
+        count, result.facets, oldest_sampled = _pass(
             newest(search.without(None)), names, cap + 1, sample, sample_claims, newest_id
         )
+        found = count
     else:
-        _, result.facets, result.oldest_sampled = _pass(
+        found, result.facets, oldest_sampled = _pass(
             newest(search.without(None, shown=sample + 1)), names, sample + 1, sample
         )
         count = known_count
     result.count = capped(count, cap)
     # A facet counted a sample when its pass found more matches than the sample holds.
-    result.sampled = count > sample
+    result.sampled = found > sample
+    if result.sampled:
+        result.oldest_sampled = oldest_sampled
     for name in in_use:
         claims = search.without(name, shown=sample + 1)
         if FACETS[name].condition:

@@ -9,11 +9,17 @@ its count is an AtLeast, which shows as "10000+".
 from django.core.paginator import Paginator
 from django.utils.functional import cached_property
 
-# Deeper than anyone pages (500 pages of 20), shallow enough to count in milliseconds.
 # The claim cards on a page of one speaker's, topic's or reference's claims: a page of
 # them costs about what an episode's page does.
 CLAIMS_PER_PAGE = 25
+# Deeper than anyone pages (500 pages of 20), shallow enough to count in milliseconds.
 COUNT_CAP = 10_000
+# Search text's matches are counted one by one from the full-text index and the table,
+# where a filter's are counted from an index or kept: at a million claims, a phrase's
+# 10,001 took most of its page (docs/performance.md). Fifty pages of 20, and as many as
+# the facets' sample holds (claims.browse.ClaimSearch.facet_sample), so that a search's
+# count is exact exactly when its facets are.
+SEARCH_COUNT_CAP = 1_000
 
 
 class AtLeast(int):

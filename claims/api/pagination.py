@@ -199,7 +199,10 @@ class ClaimCursorPagination(BasePagination):
                     "format": "uri",
                     "description": "The claims browser's page of the same claims.",
                 },
-                "count": {"type": "integer", "description": "Matching claims, up to 10000."},
+                "count": {
+                    "type": "integer",
+                    "description": "Matching claims, counted up to 10000 (1000 with search text).",
+                },
                 "count_is_exact": {
                     "type": "boolean",
                     "description": "False when more claims match than were counted.",

@@ -150,7 +150,7 @@ def test_a_search_is_ranked_unless_an_order_is_chosen(ledger):
 
 
 def test_past_the_cap_a_search_is_shown_newest_first(ledger, monkeypatch):
-    monkeypatch.setattr(CappedPaginator, "cap", 2)
+    monkeypatch.setattr(ClaimSearch, "search_count_cap", 2)
     found = searched("q=rates")
 
     assert found.ordering == "newest"
@@ -159,12 +159,20 @@ def test_past_the_cap_a_search_is_shown_newest_first(ledger, monkeypatch):
     assert excerpts(found.ordered())[0] == "Rates will rise again."
 
 
+def test_search_text_is_counted_to_its_own_cap_and_filters_to_the_paginators(ledger, monkeypatch):
+    monkeypatch.setattr(CappedPaginator, "cap", 2)
+    monkeypatch.setattr(ClaimSearch, "search_count_cap", 1)
+
+    assert str(searched("q=rates").count) == "1+"
+    assert str(searched("aired_from=2026-01-01").count) == "2+"
+
+
 def test_a_page_past_the_cap_costs_as_many_queries_as_a_ranked_one(
     ledger, monkeypatch, django_assert_num_queries
 ):
     with CaptureQueriesContext(connection) as ranked:
         searched("q=rates").page(1)
-    monkeypatch.setattr(CappedPaginator, "cap", 2)
+    monkeypatch.setattr(ClaimSearch, "search_count_cap", 2)
 
     with django_assert_num_queries(len(ranked)):
         page = searched("q=rates").page(1)

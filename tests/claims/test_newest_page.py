@@ -6,6 +6,7 @@ The count's cap is lowered to 5 and the facets' sample to the 4 newest matches
 """
 
 import datetime
+import re
 
 import pytest
 from django.db import connection
@@ -14,7 +15,6 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from claims.browse import ClaimSearch
-from claims.pagination import CappedPaginator
 from tests.factories import make_claim, make_episode
 
 URL = reverse("claims:claim_list")
@@ -30,7 +30,8 @@ def shown(response):
 
 
 def asked_the_index_for_newer_ids(queries):
-    return any("rowid >" in query["sql"] for query in queries)
+    # Not the highlights' "rowid >= …", which every search's page asks.
+    return any(re.search(r"rowid > \d", query["sql"]) for query in queries)
 
 
 @pytest.fixture
@@ -68,6 +69,20 @@ def test_a_claim_added_long_ago_to_the_newest_episode_is_still_shown_first(clien
     assert shown(response) == ["Models, aired last.", "Models, number 7."]
 
 
+def test_a_count_that_stops_where_the_sample_does_still_reads_from_the_newest(
+    client, window, eight_models, monkeypatch
+):
+    # As in production, where both are 1,000: the count says 4+, no more than the
+    # sample holds, yet more claims match than it.
+    monkeypatch.setattr(ClaimSearch, "search_count_cap", 4)
+
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(URL, {"q": "models"})
+
+    assert shown(response) == ["Models, number 7.", "Models, number 6."]
+    assert asked_the_index_for_newer_ids(queries) == (connection.vendor == "sqlite")
+
+
 def test_a_page_deeper_than_the_window_holds_reads_every_match(client, window, eight_models):
     response = client.get(URL, {"q": "models", "page": "3"})
 
@@ -82,7 +97,7 @@ def test_it_costs_the_queries_a_ranked_page_does(
     # older claim comes first is asked in the same statement as the page.
     with CaptureQueriesContext(connection) as from_the_newest:
         ClaimSearch(QueryDict("q=models")).page()
-    monkeypatch.setattr(CappedPaginator, "cap", 100)
+    monkeypatch.setattr(ClaimSearch, "search_count_cap", 100)
 
     with django_assert_num_queries(len(from_the_newest)):
         page = ClaimSearch(QueryDict("q=models")).page()
