@@ -220,7 +220,7 @@ def _pass(newest, names, limit, sample, sample_claims=None, newest_id=None):
     same claims in the same order, found the way that reads a few cheapest, for the
     sample (_matches_and_sample_sql);
     `newest_id`, if given, is the ledger's highest id: a PostgreSQL search's matches
-    are then read in no order, and its sample from windows below it (claims.search_sample).
+    are then read from windows below it (claims.search_sample).
 
     Built as plain SQL around the ORM's query: the facets share one sample
     (a CTE, read once), which the ORM can't express, and the SQLite search's

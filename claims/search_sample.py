@@ -4,11 +4,12 @@ The pass reads the newest matches (by id) up to the count's cap, and counts the 
 among the newest of those. PostgreSQL's full-text index hands a search's matches over
 in no order, so asking for the newest read and sorted every match: a phrase at a
 million claims, 28,000 matches from 26,000 heap blocks, 74 ms of a 98 ms page, and ten
-times as many at ten million. Here the matches are read in whatever order the index
-gives them, and reading stops at the cap. Short of it, they are all the matches and
-the sample is their newest; at the cap, the sample is read newest first from windows
-of the newest ids, in each of which PostgreSQL intersects the index's matches with
-the range of ids before it reads a row.
+times as many at ten million. Here they are read newest first from windows of the
+newest ids, in each of which PostgreSQL intersects the index's matches with the range
+of ids before it reads a row, and reading stops at the cap. The cap is the sample's
+size and one more (claims.pagination.SEARCH_COUNT_CAP), so the matches counted are
+the sample, and the index is asked once for a search past the cap, twice or three
+times for one short of it (docs/performance.md).
 
 The windows' bounds are numbers in the SQL: given a subquery instead, a planner that
 can't tell how wide the window is read every match.
@@ -49,35 +50,28 @@ def newest_id() -> int:
 
 
 def matches_and_sample_sql(claims, columns, order, limit, sample, newest_id):
-    """The SQL of the CTEs `matches` (up to `limit` of `claims`, with `columns`) and
+    """The SQL of the CTEs `matches` (the newest `limit` of `claims`, with `columns`) and
     `sample` (the newest `sample` of them, in `order`), and their parameters.
 
-    The claims' query is compiled once and read four times, as a subquery PostgreSQL
-    folds back into each (so each plans as if written out): compiling the four through
-    the ORM took about 4 ms of Python on every such search.
+    The claims' query is compiled once and read in each window, as a subquery
+    PostgreSQL folds back into each (so each plans as if written out): compiling each
+    through the ORM took about 1 ms of Python on every such search.
     """
     claims_sql, params = claims.order_by().values(**columns).query.sql_with_params()
-    matches_sql = f"SELECT * FROM ({claims_sql}) AS claims LIMIT {int(limit)}"
     windows = _windows(newest_id)
     newest_sql = " UNION ALL ".join(
         f"(SELECT * FROM ({claims_sql}) AS claims WHERE {bounds} "
-        f"ORDER BY c_pk DESC LIMIT {int(sample)})"
+        f"ORDER BY c_pk DESC LIMIT {int(limit)})"
         for bounds in windows
     )
-    # Short of the limit, the matches are all of them, the newest included.
-    all_found = f"(SELECT n < {int(limit)} FROM found)"
-    sample_sql = (
-        "WITH found AS (SELECT COUNT(*) AS n FROM matches) "
-        f"(SELECT * FROM matches WHERE {all_found} ORDER BY {order} LIMIT {int(sample)}) "
-        f"UNION ALL (SELECT * FROM ({newest_sql} LIMIT {int(sample)}) AS newest "
-        f"WHERE NOT {all_found})"
-    )
-    return matches_sql, sample_sql, params * (1 + len(windows))
+    matches_sql = f"SELECT * FROM ({newest_sql}) AS newest LIMIT {int(limit)}"
+    sample_sql = f"SELECT * FROM matches ORDER BY {order} LIMIT {int(sample)}"
+    return matches_sql, sample_sql, params * len(windows)
 
 
 def _windows(newest_id):
     """The conditions of the newest ids' windows, then of the rest, newest first: the
-    sample reads them in turn, since a LIMIT over UNION ALL reads a branch only while
+    matches are read from them in turn, since a LIMIT over UNION ALL reads a branch only while
     it lacks rows."""
     wide, wider = int(newest_id) - WINDOW, int(newest_id) - WIDER_WINDOW
     return [f"c_pk > {wide}", f"c_pk > {wider} AND c_pk <= {wide}", f"c_pk <= {wider}"]

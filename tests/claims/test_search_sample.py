@@ -82,7 +82,9 @@ def test_a_facet_in_use_counts_the_newest_matches_of_the_other_filters(client, o
     assert type_counts(response) == {"evaluation": "2", "prediction": "2"}
 
 
-def test_words_together_are_counted_in_no_order_and_one_word_newest_first(client, open_source, cap):
+def test_words_together_are_read_from_the_newest_ids_and_one_word_from_its_index(
+    client, open_source, cap
+):
     if connection.vendor != "postgresql":
         pytest.skip("SQLite's full-text index hands its matches over newest first")
 
@@ -95,5 +97,5 @@ def test_words_together_are_counted_in_no_order_and_one_word_newest_first(client
     one_word = matches_sql("source")
 
     matches = together[: together.index(", sample AS")]
-    assert "ORDER BY" not in matches and "LIMIT 6" in matches
+    assert "WHERE c_pk > " in matches and "ORDER BY c_pk DESC LIMIT 6" in matches
     assert 'ORDER BY "claims_claim"."id" DESC LIMIT 6' in one_word
