@@ -43,7 +43,7 @@ class ClaimSearch:
     facet_size = 12
     # Facets count at most this many claims, the newest: see claims/facets.py.
     facet_sample = 1_000
-    # Search text's matches are counted up to this many, and ranked only below it.
+    # Search text's matches are counted up to this many, and ranked only up to it.
     search_count_cap = SEARCH_COUNT_CAP
     matching_records = 5
 

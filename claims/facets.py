@@ -149,6 +149,9 @@ def tally(search, cap, sample, known_count=None):
     `known_count`, if given, is how many claims it shows, so none are counted;
     `search.samples_by_air_date` says which claims are the newest (module docstring).
     """
+    if sample > cap:
+        # The count's pass reads cap + 1 matches: its sample would call itself whole.
+        raise ValueError(f"A sample of {sample} is more than a count to {cap} reads.")
     chosen = search.chosen
     in_use = [name for name in FACETS if chosen.get(name)]
     result = Tally()
@@ -218,7 +221,7 @@ def _pass(newest, names, limit, sample, sample_claims=None, newest_id=None):
     claims, newest first, with the columns that order them and that order (from
     _newest_added or _newest_aired), in one query. `sample_claims`, if given, are the
     same claims in the same order, found the way that reads a few cheapest, for the
-    sample (_matches_and_sample_sql);
+    sample;
     `newest_id`, if given, is the ledger's highest id: a PostgreSQL search's matches
     are then read from windows below it (claims.search_sample).
 
@@ -237,14 +240,9 @@ def _pass(newest, names, limit, sample, sample_claims=None, newest_id=None):
         if FACETS[name].condition:
             columns[f"c_{FACETS[name].condition[0]}"] = F(FACETS[name].condition[0])
     try:
-        if newest_id is not None:
-            matches_sql, sample_sql, params = search_sample.matches_and_sample_sql(
-                claims, columns, order, limit, sample, newest_id
-            )
-        else:
-            matches_sql, sample_sql, params = _matches_and_sample_sql(
-                claims, columns, order, limit, sample, sample_claims
-            )
+        matches_sql, sample_sql, params = _matches_and_sample_sql(
+            claims, columns, order, limit, sample, sample_claims, newest_id
+        )
     except EmptyResultSet:  # .none(), e.g. a search of stop words only
         return 0, empty, None
     sql, facet_params = _facets_sql(connection, names)
@@ -265,7 +263,9 @@ def _pass(newest, names, limit, sample, sample_claims=None, newest_id=None):
     return totals["matches"], facets, totals["oldest_sampled"]
 
 
-def _matches_and_sample_sql(claims, columns, order, limit, sample, sample_claims=None):
+def _matches_and_sample_sql(
+    claims, columns, order, limit, sample, sample_claims=None, newest_id=None
+):
     """The matches' and the sample's SQL, and their parameters.
 
     The sample is the first of the matches, unless `sample_claims` are given: then the
@@ -273,14 +273,18 @@ def _matches_and_sample_sql(claims, columns, order, limit, sample, sample_claims
     of `sample_claims`. At a million claims, the filtered browser's count took 12 ms from
     an index where reading its 10,001 claims in order took 25 ms (PostgreSQL). A search's
     matches come in no such order from PostgreSQL's full-text index: read twice, a phrase
-    would cost twice.
+    would cost twice. With `newest_id` they are read from windows of the newest ids
+    instead (claims.search_sample).
     """
-    if sample_claims is None:
+    if sample_claims is not None:
+        matches_sql, params = claims.order_by().values(one=Value(1))[:limit].query.sql_with_params()
+        sample_sql, sample_params = sample_claims.values(**columns)[:sample].query.sql_with_params()
+        return matches_sql, sample_sql, (*params, *sample_params)
+    if newest_id is not None:
+        matches_sql, params = search_sample.newest_matches_sql(claims, columns, limit, newest_id)
+    else:
         matches_sql, params = claims.values(**columns)[:limit].query.sql_with_params()
-        return matches_sql, f"SELECT * FROM matches ORDER BY {order} LIMIT {int(sample)}", params
-    matches_sql, params = claims.order_by().values(one=Value(1))[:limit].query.sql_with_params()
-    sample_sql, sample_params = sample_claims.values(**columns)[:sample].query.sql_with_params()
-    return matches_sql, sample_sql, (*params, *sample_params)
+    return matches_sql, f"SELECT * FROM matches ORDER BY {order} LIMIT {int(sample)}", params
 
 
 def _facets_sql(connection, names):

@@ -17,8 +17,9 @@ COUNT_CAP = 10_000
 # Search text's matches are counted one by one from the full-text index and the table,
 # where a filter's are counted from an index or kept: at a million claims, a phrase's
 # 10,001 took most of its page (docs/performance.md). Fifty pages of 20, and as many as
-# the facets' sample holds (claims.browse.ClaimSearch.facet_sample), so that a search's
-# count is exact exactly when its facets are.
+# the facets' sample holds (claims.browse.ClaimSearch.facet_sample): the matches read
+# for the count hold the sample, and a search's count is exact when the facets of the
+# filters it doesn't use are.
 SEARCH_COUNT_CAP = 1_000
 
 

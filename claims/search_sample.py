@@ -6,10 +6,11 @@ in no order, so asking for the newest read and sorted every match: a phrase at a
 million claims, 28,000 matches from 26,000 heap blocks, 74 ms of a 98 ms page, and ten
 times as many at ten million. Here they are read newest first from windows of the
 newest ids, in each of which PostgreSQL intersects the index's matches with the range
-of ids before it reads a row, and reading stops at the cap. The cap is the sample's
-size and one more (claims.pagination.SEARCH_COUNT_CAP), so the matches counted are
-the sample, and the index is asked once for a search past the cap, twice or three
-times for one short of it (docs/performance.md).
+of ids before it reads a row, and reading stops one past the count's cap. The cap is
+the sample's size (claims.pagination.SEARCH_COUNT_CAP), so the matches read hold the
+sample; the index is asked once when the first window holds them all, as it does for
+a common phrase, and up to three times for a search with fewer matches
+(docs/performance.md).
 
 The windows' bounds are numbers in the SQL: given a subquery instead, a planner that
 can't tell how wide the window is read every match.
@@ -49,9 +50,9 @@ def newest_id() -> int:
     return Claim.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
 
 
-def matches_and_sample_sql(claims, columns, order, limit, sample, newest_id):
-    """The SQL of the CTEs `matches` (the newest `limit` of `claims`, with `columns`) and
-    `sample` (the newest `sample` of them, in `order`), and their parameters.
+def newest_matches_sql(claims, columns, limit, newest_id):
+    """The SQL of the newest `limit` of `claims`, with `columns`, newest first, and its
+    parameters.
 
     The claims' query is compiled once and read in each window, as a subquery
     PostgreSQL folds back into each (so each plans as if written out): compiling each
@@ -64,9 +65,7 @@ def matches_and_sample_sql(claims, columns, order, limit, sample, newest_id):
         f"ORDER BY c_pk DESC LIMIT {int(limit)})"
         for bounds in windows
     )
-    matches_sql = f"SELECT * FROM ({newest_sql}) AS newest LIMIT {int(limit)}"
-    sample_sql = f"SELECT * FROM matches ORDER BY {order} LIMIT {int(sample)}"
-    return matches_sql, sample_sql, params * len(windows)
+    return f"SELECT * FROM ({newest_sql}) AS newest LIMIT {int(limit)}", params * len(windows)
 
 
 def _windows(newest_id):

@@ -1,7 +1,7 @@
 """Counts that stop at a cap: the claims browser, its facets and the admin changelist.
 
-The caps are 10,000 in production; these tests lower them so a handful of claims
-crosses them.
+The caps are 10,000 in production, 1,000 with search text; these tests lower them so a
+handful of claims crosses them.
 """
 
 import re

@@ -151,6 +151,7 @@ def test_a_search_is_ranked_unless_an_order_is_chosen(ledger):
 
 def test_past_the_cap_a_search_is_shown_newest_first(ledger, monkeypatch):
     monkeypatch.setattr(ClaimSearch, "search_count_cap", 2)
+    monkeypatch.setattr(ClaimSearch, "facet_sample", 2)
     found = searched("q=rates")
 
     assert found.ordering == "newest"
@@ -162,9 +163,17 @@ def test_past_the_cap_a_search_is_shown_newest_first(ledger, monkeypatch):
 def test_search_text_is_counted_to_its_own_cap_and_filters_to_the_paginators(ledger, monkeypatch):
     monkeypatch.setattr(CappedPaginator, "cap", 2)
     monkeypatch.setattr(ClaimSearch, "search_count_cap", 1)
+    monkeypatch.setattr(ClaimSearch, "facet_sample", 1)
 
     assert str(searched("q=rates").count) == "1+"
     assert str(searched("aired_from=2026-01-01").count) == "2+"
+
+
+def test_a_sample_larger_than_the_count_reads_is_refused(ledger, monkeypatch):
+    monkeypatch.setattr(ClaimSearch, "search_count_cap", 2)
+
+    with pytest.raises(ValueError, match="A sample of 1000 is more than a count to 2 reads."):
+        searched("q=rates").page(1)
 
 
 def test_a_page_past_the_cap_costs_as_many_queries_as_a_ranked_one(
@@ -173,6 +182,7 @@ def test_a_page_past_the_cap_costs_as_many_queries_as_a_ranked_one(
     with CaptureQueriesContext(connection) as ranked:
         searched("q=rates").page(1)
     monkeypatch.setattr(ClaimSearch, "search_count_cap", 2)
+    monkeypatch.setattr(ClaimSearch, "facet_sample", 2)
 
     with django_assert_num_queries(len(ranked)):
         page = searched("q=rates").page(1)

@@ -1,7 +1,8 @@
 """A search's counts past the cap: its facets count its newest matches, however the
 database hands them over (claims.search_sample on PostgreSQL).
 
-The caps are 10,000 and 1,000 in production; these tests lower them to 5 and 4.
+A search's count stops at 1,000 in production, and its facets count the newest 1,000;
+these tests lower them to 5 and 4.
 """
 
 import re
@@ -12,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from claims import search_sample
+from claims.browse import ClaimSearch
 from tests.claims.test_capped_counts import ledger_count
 from tests.factories import make_claim, make_episode
 
@@ -50,6 +52,29 @@ def test_a_search_past_the_cap_counts_its_facets_among_its_newest_matches(
     # The four newest matches: two predictions, two evaluations (the first six read in
     # the order the table holds them would give four evaluations).
     assert type_counts(response) == {"evaluation": "2", "prediction": "2"}
+
+
+@pytest.mark.parametrize("q", ['"open source"', "open source"])
+def test_a_count_that_stops_where_the_sample_does_counts_the_newest_matches(
+    client, open_source, cap, monkeypatch, q
+):
+    # As in production, where both are 1,000: the matches read for the count are the sample.
+    monkeypatch.setattr(ClaimSearch, "search_count_cap", 4)
+
+    response = client.get(URL, {"q": q})
+
+    assert ledger_count(response) == "4+"
+    assert "Counts among the 4 most recently added matching claims." in response.content.decode()
+    assert type_counts(response) == {"evaluation": "2", "prediction": "2"}
+
+
+def test_as_many_matches_as_the_cap_are_counted_exactly(client, open_source, cap, monkeypatch):
+    monkeypatch.setattr(ClaimSearch, "search_count_cap", 8)
+
+    response = client.get(URL, {"q": '"open source"'})
+
+    assert ledger_count(response) == "8"
+    assert "Counts among the 4 most recently added matching claims." in response.content.decode()
 
 
 @pytest.mark.parametrize("windows", [(1, 2), (3, 5), (20, 40)])
