@@ -13,6 +13,7 @@ from claims.admin.inlines import ClaimInline
 from claims.counters import episodes_changed_status
 from claims.models import Claim
 from claims.nearest import explain
+from claims.pagination import CappedPaginator
 from episodes.admin import EpisodeAdmin, SpeakerAdmin
 from episodes.models import Episode, Speaker
 
@@ -31,6 +32,8 @@ class SpeakerWithClaimsAdmin(SpeakerAdmin):
 @admin.register(Episode)
 class EpisodeWithClaimsAdmin(EpisodeAdmin):
     list_display = (*EpisodeAdmin.list_display, "published_claim_count")
+    # Counted as the claims list counts, at most 10,000 rows.
+    paginator = CappedPaginator
     # Who was on it, then what they said.
     inlines = (*EpisodeAdmin.inlines, ClaimInline)
 
