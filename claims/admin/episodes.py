@@ -23,7 +23,7 @@ admin.site.unregister((Episode, Speaker))
 
 
 # The lists show the counts each record keeps (claims.counters): counted live, every
-# page of the list, its count and its date hierarchy would join every claim.
+# page of the list and its count would join every claim.
 @admin.register(Speaker)
 class SpeakerWithClaimsAdmin(SpeakerAdmin):
     list_display = (*SpeakerAdmin.list_display, "public_claim_count")
