@@ -45,3 +45,10 @@ def editor(db, django_user_model, settings):
     )
     user.groups.add(Group.objects.get(name=EDITORS_GROUP))
     return user
+
+
+@pytest.fixture
+def editor_client(client, editor):
+    """The test client, logged in as `editor`."""
+    client.force_login(editor)
+    return client

@@ -24,12 +24,6 @@ def media_root(settings, tmp_path):
     return tmp_path
 
 
-@pytest.fixture
-def editor_client(client, editor):
-    client.force_login(editor)
-    return client
-
-
 def upload(client, content, name="ledger.json"):
     return client.post(IMPORT, {"file": SimpleUploadedFile(name, content)})
 

@@ -3,8 +3,6 @@
 import re
 from html import unescape
 
-import pytest
-
 from claims.models import Claim, ClaimStatus
 from tests.claims.admin_forms import claim_change_form
 from tests.claims.test_admin import episode_form
@@ -12,12 +10,6 @@ from tests.factories import make_claim, make_episode, make_speaker
 
 CLAIMS = "/admin/claims/claim/"
 EPISODES = "/admin/episodes/episode/"
-
-
-@pytest.fixture
-def editor_client(client, editor):
-    client.force_login(editor)
-    return client
 
 
 def input_tag(html, name):

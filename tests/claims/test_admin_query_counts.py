@@ -26,12 +26,6 @@ def ledger(request, db):
     return make_ledger(*request.param)
 
 
-@pytest.fixture
-def editor_client(client, editor):
-    client.force_login(editor)
-    return client
-
-
 def test_claims_changelist_query_count(editor_client, ledger, django_assert_num_queries):
     # 1. the session
     # 2. the user

@@ -15,12 +15,6 @@ TEXT = "Ada: We moved everything to GRPO last spring.\nBen: It was cheaper than 
 CUES = [[1, 0], [65, 46]]
 
 
-@pytest.fixture
-def editor_client(client, editor):
-    client.force_login(editor)
-    return client
-
-
 def timed_episode(**fields):
     episode = make_episode(**fields)
     episode.save_transcript(TEXT, CUES)

@@ -19,12 +19,6 @@ NOTE_NEEDED = (
 
 
 @pytest.fixture
-def editor_client(client, editor):
-    client.force_login(editor)
-    return client
-
-
-@pytest.fixture
 def published():
     return make_claim(
         make_episode(), make_speaker(name="Ada Example"), number=1, excerpt="The first wording."

@@ -47,12 +47,6 @@ def test_plain_widgets_are_written_as_djangos_templates_write_them(widget, value
     )
 
 
-@pytest.fixture
-def editor_client(client, editor):
-    client.force_login(editor)
-    return client
-
-
 def drafts_page(client, drafts):
     episode = make_episode()
     episode.save_transcript("Ada: We moved everything to GRPO last spring.", [[1, 0]])

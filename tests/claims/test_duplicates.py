@@ -1,6 +1,5 @@
 """A claim captured twice in one episode is saved with a warning naming the other."""
 
-import pytest
 from django.contrib.messages import get_messages
 from django.urls import reverse
 
@@ -15,12 +14,6 @@ PARAGRAPH = (
     "We ship every Friday, and every Friday somebody asks whether the tests "
     "really ran against production data, and every Friday the answer is no."
 )
-
-
-@pytest.fixture
-def editor_client(client, editor):
-    client.force_login(editor)
-    return client
 
 
 def warnings(response):

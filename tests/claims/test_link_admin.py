@@ -10,12 +10,6 @@ CLAIMS = "/admin/claims/claim/"
 
 
 @pytest.fixture
-def editor_client(client, editor):
-    client.force_login(editor)
-    return client
-
-
-@pytest.fixture
 def two_claims(db):
     episode = make_episode(title="Testing Carefully")
     return make_claim(episode, excerpt="Prices will fall."), make_claim(episode)

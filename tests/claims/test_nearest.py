@@ -1,6 +1,5 @@
 """An excerpt not found in its transcript: the nearest passage, and how the words differ."""
 
-import pytest
 from django.urls import reverse
 
 from claims.models import ClaimStatus
@@ -10,12 +9,6 @@ from tests.factories import make_claim, make_episode
 
 TEXT = "Ada: We moved everything to GRPO last spring.\nBen: It was cheaper than we expected."
 CLAIMS = reverse("admin:claims_claim_changelist")
-
-
-@pytest.fixture
-def editor_client(client, editor):
-    client.force_login(editor)
-    return client
 
 
 def test_a_changed_word_is_named_on_both_sides():

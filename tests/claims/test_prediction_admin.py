@@ -15,12 +15,6 @@ pytestmark = pytest.mark.django_db
 CHANGELIST = reverse("admin:claims_prediction_changelist")
 
 
-@pytest.fixture
-def editor_client(client, editor):
-    client.force_login(editor)
-    return client
-
-
 def days(n):
     return timezone.localdate() + datetime.timedelta(days=n)
 

@@ -11,12 +11,6 @@ pytestmark = pytest.mark.django_db
 REPORTS = "/admin/claims/report/"
 
 
-@pytest.fixture
-def editor_client(client, editor):
-    client.force_login(editor)
-    return client
-
-
 def test_an_editor_sees_the_reports_with_their_claim(editor_client):
     claim = make_claim(make_episode(title="Example Episode"), number=4)
     make_report(claim, kind=ReportKind.WRONG_SPEAKER, message="That was Ben Sample.")

@@ -164,12 +164,6 @@ def test_an_episode_with_a_retracted_claim_cannot_be_deleted(ledger):
 # In the admin -------------------------------------------------------------------------
 
 
-@pytest.fixture
-def editor_client(client, editor):
-    client.force_login(editor)
-    return client
-
-
 def test_the_retract_action_asks_for_a_reason(editor_client, ledger):
     response = editor_client.post(
         reverse("admin:claims_claim_changelist"),

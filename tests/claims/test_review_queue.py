@@ -27,12 +27,6 @@ TRANSCRIPT = "Welcome back. We said exactly these words today."
 
 
 @pytest.fixture
-def editor_client(client, editor):
-    client.force_login(editor)
-    return client
-
-
-@pytest.fixture
 def waiting(db):
     """Two drafts, three published claims not verified, two predictions due, and the rest done."""
     checked = make_episode(transcript=TRANSCRIPT)

@@ -10,12 +10,6 @@ from tests.factories import make_claim
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def editor_client(client, editor):
-    client.force_login(editor)
-    return client
-
-
 def test_an_editor_adds_a_topic_with_its_slug_filled_from_its_name(editor_client):
     form = editor_client.get("/admin/claims/topic/add/").content.decode()
 

@@ -21,12 +21,6 @@ TRANSCRIPT = (
 CLAIMS = reverse("admin:claims_claim_changelist")
 
 
-@pytest.fixture
-def editor_client(client, editor):
-    client.force_login(editor)
-    return client
-
-
 def verified_line(claim_page):
     """What a reader is told about the verbatim check, from a page with one claim."""
     html = claim_page.content.decode()

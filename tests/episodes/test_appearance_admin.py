@@ -12,12 +12,6 @@ from tests.factories import make_appearance, make_episode, make_speaker
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def editor_client(client, editor):
-    client.force_login(editor)
-    return client
-
-
 def test_the_episode_page_offers_appearances_with_speaker_autocomplete(editor_client):
     episode = make_episode()
 

@@ -14,12 +14,6 @@ EPISODES = "/admin/episodes/episode/"
 
 
 @pytest.fixture
-def editor_client(client, editor):
-    client.force_login(editor)
-    return client
-
-
-@pytest.fixture
 def three_years(db):
     show = make_podcast(name="Example Show")
     make_episode(show, title="Spring 2024", air_date=datetime.date(2024, 3, 1))

@@ -10,12 +10,6 @@ from tests.factories import make_episode, make_podcast
 EPISODES = "/admin/episodes/episode/"
 
 
-@pytest.fixture
-def editor_client(client, editor):
-    client.force_login(editor)
-    return client
-
-
 def episode_form(episode, **fields):
     """POST data for the episode's change form, without claims."""
     return {
