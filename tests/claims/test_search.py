@@ -75,6 +75,26 @@ def test_quoted_phrase_needs_the_words_in_order(corpus):
     assert found('"reward hacking"') == {3, 4}
 
 
+def test_a_phrase_among_alternatives_need_not_match(corpus):
+    assert found('"reward hacking" OR observed') == {3, 4, 5}
+
+
+def test_minus_excludes_a_phrase_and_keeps_its_words_apart(corpus):
+    # 5 holds "hacking rewards": the words, not the phrase.
+    assert found('hacking -"reward hacking"') == {5}
+
+
+def test_a_phrase_and_other_words_all_count(corpus):
+    assert found('"reward hacking" model') == {3, 4}
+    assert found('"reward hacking" -metric') == {3}
+
+
+def test_a_phrase_whose_words_stand_apart_still_needs_them_in_order(corpus):
+    # Stop words between them: no two words of it are neighbours in the index.
+    assert found('"reward is never"') == {3}
+    assert found('"never is reward"') == set()
+
+
 def test_minus_excludes_a_word(corpus):
     assert found("models -reward") == {1}
 
@@ -140,6 +160,14 @@ def test_editing_an_excerpt_reaches_the_index(corpus):
     assert found("predicted") == {2}
 
 
+def test_editing_an_excerpt_moves_its_phrases(corpus):
+    claim = corpus.claims.get(number=4)
+    claim.excerpt = "The metric games the model when hacking pays a reward."
+    claim.save(correction_note="The excerpt was transcribed wrongly.")
+    assert found('"reward hacking"') == {3}
+    assert found('"metric games"') == {4}
+
+
 def test_highlight_marks_matches_and_escapes_the_excerpt(db):
     claim = make_claim(excerpt='<b>Bold</b> reward & "risk" <script>alert(1)</script>')
     query = search.parse("reward")
@@ -202,6 +230,18 @@ def test_search_is_served_by_the_full_text_index(corpus):
         assert "claim_search_vector_gin" in plan
     else:
         assert "VIRTUAL TABLE INDEX" in plan
+
+
+def test_postgresqls_index_is_asked_for_a_phrases_neighbouring_words(corpus):
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite's index keeps where each word stands")
+    query = search.parse('"reward hacking" models')
+    plan = _plan(search.search(Claim.objects.order_by(), query))
+    # The pair is a condition of the index's scan, not only of the check of each row.
+    index_conditions = [line for line in plan.splitlines() if "Index Cond" in line]
+    assert index_conditions and "'reward hack'" in index_conditions[0]
 
 
 @pytest.mark.parametrize(
