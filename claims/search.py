@@ -8,18 +8,11 @@ MATCH expression over a Porter-stemmed index). Raw reader text never reaches
 either engine: only words re-quoted by this module do.
 """
 
-import operator
 import re
 from dataclasses import dataclass, field
-from functools import reduce
 from itertools import pairwise
 
-from django.contrib.postgres.search import (
-    SearchHeadline,
-    SearchQuery,
-    SearchQueryField,
-    SearchRank,
-)
+from django.contrib.postgres.search import SearchHeadline, SearchQuery, SearchRank
 from django.db import connections
 from django.db.models import BooleanField, F, FloatField, Func, IntegerField, Q, TextField, Value
 from django.db.models.expressions import RawSQL
@@ -28,6 +21,7 @@ from django.db.models.sql.constants import INNER
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
+from claims import neighbours
 from claims.search_index import FTS_TABLE, SPACED_OUT, Within, highlights_sql
 
 MAX_QUERY_LENGTH = 300
@@ -204,7 +198,7 @@ def _postgres_search(claims, query, ranked):
     # type of the full-text index too made it misjudge how many claims hold both
     # ("model" among predictions, at a million claims: 55 -> 138 ms).
     tsquery = _tsquery(query)
-    matches = claims.filter(_phrases_by_neighbours(query) or Matches(F("search_vector"), tsquery))
+    matches = claims.filter(_phrases_by_neighbours(query) or Q(search_vector=tsquery))
     if not ranked:
         return matches
     # Weights for D, C, B and A: only the excerpt's words (A) count.
@@ -214,50 +208,21 @@ def _postgres_search(claims, query, ranked):
     )
 
 
-class Matches(Func):
-    """`vector @@ tsquery`: the form the full-text index serves."""
-
-    arg_joiner = " @@ "
-    template = "(%(expressions)s)"
-    output_field = BooleanField()
-
-
-class AdjacentWords(Func):
-    """A phrase's pairs of neighbouring words, as PostgreSQL's index keeps them
-    (search_index.POSTGRES_NEIGHBOURS_FUNCTION), as a tsquery."""
-
-    function = "claims_phrase_pairs"
-    output_field = SearchQueryField()
-
-    def __init__(self, phrase: Term):
-        super().__init__(Value(" ".join(phrase.words)))
-
-
 def _phrases_by_neighbours(query):
-    """For a query with a phrase every match holds (not among alternatives, nor left
-    out, nor with all its words apart: "cost of the model"): the index asked for the
-    phrase's neighbouring words and the query's other words, then each claim it finds
-    checked against the whole query. None for other queries.
-
-    The check is written as a function call, which the planner doesn't estimate, rather
-    than as `@@`: estimating both, it multiplied the frequencies of a phrase's words
-    and of its pairs as if they were unrelated, expected 57 claims to hold "open
-    source" where 30,054 do, and read them all to list the newest (49 -> 190 ms).
-    """
-    on_index, others = [], []
+    """For a query with a phrase every match holds (not one among alternatives or left
+    out, nor one whose words all stand apart: "cost of the model"), its condition that
+    asks the index for the phrase's pairs of neighbouring words (claims.neighbours).
+    None for other queries."""
+    phrases, others = [], []
     for group in query.groups:
         if len(group) == 1 and _has_neighbours(group[0]):
-            on_index.append(Matches(F("search_vector"), AdjacentWords(group[0])))
+            phrases.append(group[0].words)
         else:
             others.append(group)
-    if not on_index:
+    if not phrases:
         return None
-    if others:
-        on_index.append(Matches(F("search_vector"), _tsquery(ParsedQuery(groups=others))))
-    check = Func(
-        F("search_vector"), _tsquery(query), function="ts_match_vq", output_field=BooleanField()
-    )
-    return reduce(operator.and_, [Q(condition) for condition in on_index], Q(check))
+    others_tsquery = _tsquery(ParsedQuery(groups=others)) if others else None
+    return neighbours.condition(phrases, others_tsquery, _tsquery(query))
 
 
 def _has_neighbours(term):

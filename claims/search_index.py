@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+from claims import neighbours
 from episodes.trigrams import TRIGRAM_TABLES
 from ledger.bulk import lift_time_limit
 
@@ -34,39 +35,10 @@ BEGIN
             '{SPACED_OUT}', '{" " * len(SPACED_OUT)}')), 'A')
         || setweight(to_tsvector('english', translate(coalesce(NEW.search_context, ''),
             '{SPACED_OUT}', '{" " * len(SPACED_OUT)}')), 'B');
+    -- Its pairs of neighbouring words too, for phrases (claims.neighbours).
     NEW.search_vector := NEW.search_vector || claims_neighbours(NEW.search_vector);
     RETURN NEW;
 END
-"""
-
-# A phrase's words must stand side by side, which the GIN index can't tell: it keeps
-# which claims hold a word, not where. Every candidate holding a phrase's words was read
-# and checked, and a phrase of common words ("market data model": 138,507 claims hold
-# all three, 254 the phrase) took most of a second at a million claims. So each claim's
-# vector also holds each pair of neighbouring words as one lexeme, "market data",
-# without a position: the index finds it, a reader's words never do (none holds a
-# space), and a phrase asks the index for its pairs too (search.AdjacentWords).
-POSTGRES_NEIGHBOURS_FUNCTION = """
-CREATE OR REPLACE FUNCTION claims_neighbours(words tsvector) RETURNS tsvector AS $$
-    SELECT coalesce(array_to_tsvector(array_agg(DISTINCT one.lexeme || ' ' || next.lexeme)), '')
-    FROM (SELECT lexeme, position FROM unnest(words), unnest(positions) AS position) AS one
-    JOIN (SELECT lexeme, position FROM unnest(words), unnest(positions) AS position) AS next
-        ON next.position = one.position + 1
-$$ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-"""
-
-# A phrase's pairs of neighbouring words, all required (its words if it has none), as a
-# tsquery: each pair quoted, its quotes and backslashes doubled. Immutable, so that
-# PostgreSQL works it out once while planning and hands the index a constant.
-POSTGRES_PHRASE_PAIRS_FUNCTION = r"""
-CREATE OR REPLACE FUNCTION claims_phrase_pairs(phrase text) RETURNS tsquery AS $$
-    SELECT coalesce(
-        string_agg('''' || replace(replace(lexeme, '\', '\\'), '''', '''''') || '''', ' & ')
-            ::tsquery,
-        plainto_tsquery('english', phrase)
-    )
-    FROM unnest(claims_neighbours(to_tsvector('english', phrase)))
-$$ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 """
 
 POSTGRES_FUNCTION = f"""
@@ -237,12 +209,16 @@ def _install_postgres(connection):
     with transaction.atomic(using=connection.alias), connection.cursor() as cursor:
         lift_time_limit(connection)
         cursor.execute(
-            "SELECT prosrc FROM pg_proc WHERE proname = 'claims_claim_search_vector_update'"
+            "SELECT proname, prosrc FROM pg_proc WHERE proname IN "
+            "('claims_claim_search_vector_update', 'claims_neighbours')"
         )
-        installed = cursor.fetchone()
-        changed = installed is not None and installed[0].strip() != POSTGRES_FUNCTION_BODY.strip()
-        cursor.execute(POSTGRES_NEIGHBOURS_FUNCTION)
-        cursor.execute(POSTGRES_PHRASE_PAIRS_FUNCTION)
+        installed = {name: body.strip() for name, body in cursor.fetchall()}
+        changed = "claims_claim_search_vector_update" in installed and installed != {
+            "claims_claim_search_vector_update": POSTGRES_FUNCTION_BODY.strip(),
+            "claims_neighbours": neighbours.NEIGHBOURS_BODY.strip(),
+        }
+        cursor.execute(neighbours.NEIGHBOURS_FUNCTION)
+        cursor.execute(neighbours.PHRASE_PAIRS_FUNCTION)
         cursor.execute(POSTGRES_FUNCTION)
         cursor.execute(
             "SELECT 1 FROM pg_trigger WHERE tgname = 'claims_claim_search_vector' "
@@ -259,7 +235,7 @@ def _install_postgres(connection):
             cursor.execute(index)
         if missing or changed:
             # Claims written before the trigger existed, or indexed the old way, get
-            # their vector now (about two minutes a million claims). Last: inside a
+            # their vector now (about five minutes a million claims). Last: inside a
             # transaction, the update's pending trigger events would forbid creating an
             # index on the table.
             cursor.execute("UPDATE claims_claim SET excerpt = excerpt")

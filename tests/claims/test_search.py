@@ -232,18 +232,6 @@ def test_search_is_served_by_the_full_text_index(corpus):
         assert "VIRTUAL TABLE INDEX" in plan
 
 
-def test_postgresqls_index_is_asked_for_a_phrases_neighbouring_words(corpus):
-    from django.db import connection
-
-    if connection.vendor != "postgresql":
-        pytest.skip("SQLite's index keeps where each word stands")
-    query = search.parse('"reward hacking" models')
-    plan = _plan(search.search(Claim.objects.order_by(), query))
-    # The pair is a condition of the index's scan, not only of the check of each row.
-    index_conditions = [line for line in plan.splitlines() if "Index Cond" in line]
-    assert index_conditions and "'reward hack'" in index_conditions[0]
-
-
 @pytest.mark.parametrize(
     ("records", "lookup", "index"),
     [
