@@ -209,6 +209,20 @@ def test_the_podcast_facet_lists_the_twelve_with_the_most_claims(client, fourtee
     ]
 
 
+def test_the_podcast_facet_counts_the_claims_of_all_its_episodes(client, db):
+    for slug, claims_per_episode in (("long-show", (2, 3)), ("short-show", (1,))):
+        podcast = make_podcast(name=slug.title(), slug=slug)
+        for count in claims_per_episode:
+            episode = make_episode(podcast=podcast)
+            for _ in range(count):
+                make_claim(episode)
+
+    facets = client.get(URL).context["search"].facets
+
+    assert facets["podcast"] == [("long-show", "Long-Show", 5), ("short-show", "Short-Show", 1)]
+    assert all(type(count) is int for _slug, _name, count in facets["podcast"])
+
+
 def test_a_chosen_podcast_stays_in_its_facet_past_the_twelve(client, fourteen_podcasts):
     response = client.get(URL, {"podcast": "show-01"})
 
