@@ -46,9 +46,9 @@ $$ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 
 
 def condition(phrases, others, whole) -> Q:
-    """Claims holding each of `phrases` (tuples of words, each with two neighbours that
-    are not stop words) and matching `whole`, the query's tsquery; `others`, the tsquery
-    of its other words (or None), narrows the index's candidates too.
+    """Claims holding each of `phrases` (tuples of words, each with two neighbouring
+    words that are not stop words) and matching `whole`, the query's tsquery; `others`,
+    the tsquery of its other words (or None), narrows the index's candidates too.
 
     The check against the whole query is a function call, which the planner doesn't
     estimate, rather than `@@`: estimating both, it multiplied the frequencies of a

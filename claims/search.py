@@ -198,7 +198,7 @@ def _postgres_search(claims, query, ranked):
     # type of the full-text index too made it misjudge how many claims hold both
     # ("model" among predictions, at a million claims: 55 -> 138 ms).
     tsquery = _tsquery(query)
-    matches = claims.filter(_phrases_by_neighbours(query) or Q(search_vector=tsquery))
+    matches = claims.filter(_phrases_by_neighbours(query, tsquery) or Q(search_vector=tsquery))
     if not ranked:
         return matches
     # Weights for D, C, B and A: only the excerpt's words (A) count.
@@ -208,11 +208,11 @@ def _postgres_search(claims, query, ranked):
     )
 
 
-def _phrases_by_neighbours(query):
+def _phrases_by_neighbours(query, tsquery):
     """For a query with a phrase every match holds (not one among alternatives or left
     out, nor one whose words all stand apart: "cost of the model"), its condition that
-    asks the index for the phrase's pairs of neighbouring words (claims.neighbours).
-    None for other queries."""
+    asks the index for the phrase's pairs of neighbouring words (claims.neighbours) and
+    checks each claim found against `tsquery`, the whole query's. None for other queries."""
     phrases, others = [], []
     for group in query.groups:
         if len(group) == 1 and _has_neighbours(group[0]):
@@ -222,7 +222,7 @@ def _phrases_by_neighbours(query):
     if not phrases:
         return None
     others_tsquery = _tsquery(ParsedQuery(groups=others)) if others else None
-    return neighbours.condition(phrases, others_tsquery, _tsquery(query))
+    return neighbours.condition(phrases, others_tsquery, tsquery)
 
 
 def _has_neighbours(term):
