@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 
-.PHONY: run editor test check-migrations serve format clean bench bench-10m
+.PHONY: run editor test check-migrations screenshots serve format clean bench bench-10m
 
 # Each step says what it is doing: the first install takes a minute or two.
 $(BIN)/python:
@@ -38,6 +38,9 @@ test: $(VENV)/.installed  ## Lint, check migrations, run the suite (DATABASE_URL
 	$(BIN)/ruff format --check .
 	$(MAKE) --no-print-directory check-migrations
 	$(BIN)/pytest -n auto
+
+screenshots: $(VENV)/.installed  ## Retake the README's screenshots (docs/screenshots/) in Chromium
+	UPDATE_SCREENSHOTS=1 $(BIN)/pytest -n auto tests/browser
 
 # Models against migrations needs no database; an in-memory one keeps makemigrations
 # from connecting to DATABASE_URL's, which the suite has not created yet.
