@@ -116,6 +116,18 @@ def test_a_speaker_heard_only_in_drafts_is_not_a_valid_choice(ledger):
     assert found.count == 5
 
 
+def test_a_speaker_published_since_an_earlier_search_is_a_valid_choice(ledger):
+    assert searched("speaker=sam").problems  # heard only in drafts so far
+    draft = Claim.objects.get(speaker__slug="sam")
+    draft.status = Status.PUBLISHED
+    draft.save()
+
+    found = searched("speaker=sam")
+
+    assert found.problems == []
+    assert found.count == 1
+
+
 def test_facets_count_exactly_what_each_choice_shows(ledger):
     found = searched("q=rates&type=prediction")
 
