@@ -410,6 +410,20 @@ def test_the_claims_browser_filters_open_predictions_by_when_they_are_due(client
     ]
 
 
+def test_the_claims_browser_counts_predictions_due_from_the_day_it_is_asked(
+    client, ledger, monkeypatch
+):
+    due = client.get(BROWSER).context["search"].facets["due"]
+    assert ("overdue", "Overdue", 1) in due and ("soon", "Due soon", 1) in due
+
+    in_three_weeks = days(21)
+    monkeypatch.setattr("django.utils.timezone.localdate", lambda: in_three_weeks)
+    due = client.get(BROWSER).context["search"].facets["due"]
+
+    assert ("overdue", "Overdue", 2) in due
+    assert "soon" not in [value for value, _, _ in due]
+
+
 @pytest.mark.parametrize("extra", [0, 6])
 def test_the_claims_browser_due_filter_runs_the_same_queries_whatever_the_data_size(
     client, ledger, django_assert_num_queries, extra
