@@ -80,7 +80,9 @@ class ClaimSearch:
         # Counted only where the ledger keeps no count (public_record.kept_claim_count).
         kept = kept_claim_count(self.chosen) if self._every_public_claim else None
         cap = self.search_count_cap if self.query.is_searchable else CappedPaginator.cap
-        return tally(self, cap=cap, sample=self.facet_sample, known_count=kept)
+        return tally(
+            self, cap=cap, sample=self.facet_sample, known_count=kept, largest=self.facet_size
+        )
 
     @property
     def _word_matches(self) -> int | None:

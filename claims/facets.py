@@ -157,12 +157,14 @@ def _largest(rows, size, chosen):
     return shown
 
 
-def tally(search, cap, sample, known_count=None):
+def tally(search, cap, sample, known_count=None, largest=None):
     """Count the claims a ClaimSearch shows (an Exactly, or AtLeast(cap)) and every facet.
 
     `search.without(name)` gives the claims every filter but `name` allows;
     `known_count`, if given, is how many claims it shows, so none are counted;
-    `search.samples_by_air_date` says which claims are the newest (module docstring).
+    `search.samples_by_air_date` says which claims are the newest (module docstring);
+    `largest`, if given, is how many of the facets of records not in use the page shows:
+    only their largest come back (a rare word's sample named 280 speakers, for 12 shown).
     """
     if sample > cap:
         # The count's pass reads cap + 1 matches: its sample would call itself whole.
@@ -181,12 +183,16 @@ def tally(search, cap, sample, known_count=None):
         if not chosen.get("q"):
             sample_claims = newest(search.without(None, shown=sample))[0]
         count, result.facets, oldest_sampled = _pass(
-            newest(search.without(None)), names, cap + 1, sample, sample_claims, newest_id
+            newest(search.without(None)), names, cap + 1, sample, sample_claims, newest_id, largest
         )
         found = count
     else:
         found, result.facets, oldest_sampled = _pass(
-            newest(search.without(None, shown=sample + 1)), names, sample + 1, sample
+            newest(search.without(None, shown=sample + 1)),
+            names,
+            sample + 1,
+            sample,
+            largest=largest,
         )
         count = known_count
     result.count = capped(count, cap)
@@ -231,14 +237,15 @@ def _newest_aired_kept(claims):
     return claims.newest_first_kept(), columns, "c_aired DESC, c_episode, c_number"
 
 
-def _pass(newest, names, limit, sample, sample_claims=None, newest_id=None):
+def _pass(newest, names, limit, sample, sample_claims=None, newest_id=None, largest=None):
     """(matches up to `limit`, {facet: rows}, the sample's smallest id) for `newest`:
     claims, newest first, with the columns that order them and that order (from
     _newest_added or _newest_aired), in one query. `sample_claims`, if given, are the
     same claims in the same order, found the way that reads a few cheapest, for the
     sample;
     `newest_id`, if given, is the ledger's highest id: a PostgreSQL search's matches
-    are then read from windows below it (claims.search_sample).
+    are then read from windows below it (claims.search_sample); `largest`, if given, how
+    many rows of each facet of records come back, the largest.
 
     Built as plain SQL around the ORM's query: the facets share one sample
     (a CTE, read once), which the ORM can't express, and the SQLite search's
@@ -260,7 +267,7 @@ def _pass(newest, names, limit, sample, sample_claims=None, newest_id=None):
         )
     except EmptyResultSet:  # .none(), e.g. a search of stop words only
         return 0, empty, None
-    sql, facet_params = _facets_sql(connection, names)
+    sql, facet_params = _facets_sql(connection, names, largest)
     with connection.cursor() as cursor:
         cursor.execute(
             f"WITH matches AS ({matches_sql}), sample AS ({sample_sql}) {sql}",
@@ -302,9 +309,10 @@ def _matches_and_sample_sql(
     return matches_sql, f"SELECT * FROM matches ORDER BY {order} LIMIT {int(sample)}", params
 
 
-def _facets_sql(connection, names):
+def _facets_sql(connection, names, largest=None):
     """The SQL after the matches' and the sample's CTEs: each facet's counts among the
-    sample, the matches' count and the sample's smallest id."""
+    sample (of a facet of records, the `largest` largest if given, in the order
+    Tally.for_template shows them), the matches' count and the sample's smallest id."""
     params, parts = [], []
     for name in names:
         facet, where = FACETS[name], f" WHERE c_{name} IS NOT NULL"
@@ -319,10 +327,19 @@ def _facets_sql(connection, names):
             grouped = _through_sql(connection, *facet.through)
         if facet.labelled_by:
             table = connection.ops.quote_name(facet.labelled_by._meta.db_table)
-            parts.append(
+            labelled = (
                 f"SELECT '{name}', record.slug, record.name, grouped.n FROM ({grouped}) AS grouped "
                 f"JOIN {table} AS record ON record.id = grouped.value"
             )
+            if largest is not None:
+                # Slugs compared byte by byte, as Python sorts them, whatever the
+                # database's collation.
+                by_bytes = ' COLLATE "C"' if connection.vendor == "postgresql" else ""
+                labelled = (
+                    f"SELECT * FROM ({labelled} ORDER BY grouped.n DESC, "
+                    f"record.slug{by_bytes} LIMIT {int(largest)}) AS largest_{name}"
+                )
+            parts.append(labelled)
         else:
             parts.append(f"SELECT '{name}', value, NULL, n FROM ({grouped}) AS grouped")
     parts.append("SELECT 'matches', NULL, NULL, COUNT(*) FROM matches")

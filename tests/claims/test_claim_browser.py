@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from claims.browse import ClaimSearch
 from claims.models import Attribution, ClaimType
-from episodes.models import Status
+from episodes.models import Speaker, Status
 from tests.claims.plans import plan
 from tests.factories import make_claim, make_episode, make_podcast, make_speaker
 
@@ -206,6 +206,22 @@ def test_the_podcast_facet_lists_the_twelve_with_the_most_claims(client, fourtee
 
     assert [slug for slug, _name, _count in facets["podcast"]] == [
         f"show-{n:02d}" for n in range(14, 2, -1)
+    ]
+
+
+def test_speakers_with_as_many_claims_are_listed_by_slug_up_to_the_twelve(client, db):
+    episode = make_episode()
+    slugs = [f"speaker-{n:02d}" for n in range(14, 0, -1)]  # made in reverse order
+    for slug in ["speaker-x", *slugs]:
+        speaker = make_speaker(name=slug.title(), slug=slug)
+        make_claim(episode, speaker)
+    make_claim(episode, Speaker.objects.get(slug="speaker-x"))
+
+    facets = client.get(URL).context["search"].facets
+
+    assert [slug for slug, _name, _count in facets["speaker"]] == [
+        "speaker-x",
+        *(f"speaker-{n:02d}" for n in range(1, 12)),
     ]
 
 
