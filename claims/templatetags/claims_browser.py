@@ -1,17 +1,11 @@
+from html import escape
 from urllib.parse import urlencode
 
 from django import template
 from django.http import QueryDict
-from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 register = template.Library()
-
-CHOICE = '<li><a href="{url}">{label}</a> <span class="facet-count">{count}</span></li>'
-CHOSEN = (
-    '<li><strong aria-current="true">{label}</strong> <span class="facet-count">{count}</span> '
-    '<a href="{url}" aria-label="Remove the {name} filter">remove</a></li>'
-)
 
 
 @register.simple_tag(takes_context=True)
@@ -21,14 +15,24 @@ def facet_choices(context, name: str, rows, chosen) -> str:
 
     Written here rather than looped over in claims/_facet.html: one search's podcast
     facet can list a hundred choices or more, and the template's lookups for each row
-    cost more than all the rest of the facet.
+    cost more than all the rest of the facet. Plain strings, escaped as `{{ }}` would,
+    rather than format_html, whose checks around each value took as long again.
     """
-    items = [
-        format_html(CHOSEN, label=label, count=count, url=facet_url(context, name), name=name)
-        if value == chosen
-        else format_html(CHOICE, url=facet_url(context, name, value), label=label, count=count)
-        for value, label, count in rows
-    ]
+    items = []
+    for value, label, count in rows:
+        label, count = escape(str(label)), escape(str(count))
+        if value == chosen:
+            items.append(
+                f'<li><strong aria-current="true">{label}</strong> '
+                f'<span class="facet-count">{count}</span> '
+                f'<a href="{escape(facet_url(context, name))}" '
+                f'aria-label="Remove the {escape(name)} filter">remove</a></li>'
+            )
+        else:
+            items.append(
+                f'<li><a href="{escape(facet_url(context, name, value))}">{label}</a> '
+                f'<span class="facet-count">{count}</span></li>'
+            )
     return mark_safe("\n      ".join(items))
 
 
