@@ -163,9 +163,8 @@ def tally(search, cap, sample, known_count=None, largest=None):
     `search.without(name)` gives the claims every filter but `name` allows;
     `known_count`, if given, is how many claims it shows, so none are counted;
     `search.samples_by_air_date` says which claims are the newest (module docstring);
-    `largest`, if given, is how many of the facets of records not in use the page shows:
-    only their largest come back (a rare word's sample named 280 speakers, for 12 shown).
-    """
+    `largest`: how many rows of each facet of records not in use come back, the largest
+    (a rare word's sample named 280 speakers, of whom a page shows 12)."""
     if sample > cap:
         # The count's pass reads cap + 1 matches: its sample would call itself whole.
         raise ValueError(f"A sample of {sample} is more than a count to {cap} reads.")
@@ -187,12 +186,9 @@ def tally(search, cap, sample, known_count=None, largest=None):
         )
         found = count
     else:
+        newest_claims = newest(search.without(None, shown=sample + 1))
         found, result.facets, oldest_sampled = _pass(
-            newest(search.without(None, shown=sample + 1)),
-            names,
-            sample + 1,
-            sample,
-            largest=largest,
+            newest_claims, names, sample + 1, sample, largest=largest
         )
         count = known_count
     result.count = capped(count, cap)
