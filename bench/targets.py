@@ -8,7 +8,12 @@ from bench.download import PEAK_MEMORY_MB
 
 FLAT_RATIO = 2
 BUDGET_MS = {"postgresql": 50, "sqlite": 75}
-MACHINE_BYTE_MS = 0.8  # a cached page's median here: what the budgets are multiples of
+# A cached page's median on this machine's kind: what the budgets are multiples of. It
+# was 0.8 ms on either database; since 8e54357 a cached page reads the ledger's version
+# in SQL written once, and took 0.59 of its time on SQLite and 0.65 on PostgreSQL (the
+# same machine, the code before and after, alternating: docs/performance.md). The
+# yardstick moves with it, so that a machine's budgets stay what they were.
+MACHINE_BYTE_MS = {"sqlite": 0.8 * 0.59, "postgresql": 0.8 * 0.65}
 SLOW_PAGE_BUDGET_MS = 500  # a sitemap section of 50,000 URLs, a feed
 SLOW_PAGES = ("sitemap (claims)", "feed", "feed (filtered)")
 ADMIN_BUDGET_MS = 300
@@ -21,10 +26,10 @@ DATASETTE_PEERS = {
 }
 
 
-def scale(result):
+def scale(db, result):
     """How much slower than this machine's kind the run's machine is (never below 1)."""
     cached = [figure["median_ms"] for figure in result["cached"].values()]
-    return max(1.0, sorted(cached)[len(cached) // 2] / MACHINE_BYTE_MS)
+    return max(1.0, sorted(cached)[len(cached) // 2] / MACHINE_BYTE_MS[db])
 
 
 def row(target, measured, passed):
@@ -56,7 +61,7 @@ def flat(db, by_size, small, large):
 
 
 def fast(db, result, size):
-    factor = scale(result)
+    factor = scale(db, result)
     budget = BUDGET_MS[db] * factor
     pages = {p: f["p95_ms"] for p, f in result["uncached"].items() if p not in SLOW_PAGES}
     over = {p: ms for p, ms in pages.items() if ms > budget}
