@@ -6,7 +6,7 @@ attribute, then a call, and a card cost 0.15 ms: 8 of the predictions page's 30 
 a million claims (55 cards). format_html cost half that again, in the lazy-string
 checks around every escape. Written here, 55 cards take about 1 ms.
 
-Every value goes through _escaped() on its way in, as `{{ value }}` would; the only
+Every value goes through escaped() on its way in, as `{{ value }}` would; the only
 markup let through is what is already safe: the search's highlighting
 (claims.search.highlight), built from escaped text, and these functions' own output.
 """
@@ -38,25 +38,25 @@ def card(
     card_id = f"{id_prefix}-{claim.pk}" if show_episode else claim.anchor
     podcast = claim.episode.podcast
     parts = [
-        f'<article class="claim" id="{_escaped(card_id)}">',
+        f'<article class="claim" id="{escaped(card_id)}">',
         _heading(claim, heading_level),
-        f'<p class="claim-summary">{_escaped(claim.summary)}</p>' if claim.summary else "",
+        f'<p class="claim-summary">{escaped(claim.summary)}</p>' if claim.summary else "",
         '<blockquote class="excerpt"><p>“'
-        f"{_escaped(claim.highlighted or claim.excerpt)}”</p></blockquote>",
+        f"{escaped(claim.highlighted or claim.excerpt)}”</p></blockquote>",
         _match_note(claim),
         '<dl class="claim-meta">',
         "" if hide_speaker else _attribution(claim, attribution_row),
         _episode(claim) if show_episode else "",
-        f'<div><dt>Publisher</dt><dd><a href="{_escaped(podcast.get_absolute_url())}">'
-        f"{_escaped(podcast.name)}</a></dd></div>",
+        f'<div><dt>Publisher</dt><dd><a href="{escaped(podcast.get_absolute_url())}">'
+        f"{escaped(podcast.name)}</a></dd></div>",
         _moment(claim),
         _verification(claim),
         "</dl>",
         _prediction(claim) if claim.type == "prediction" else "",
         *(
             f'<p class="correction"><strong>Correction</strong>, {time_element(correction.at)}'
-            f"{f' ({_escaped(correction.what)})' if correction.what else ''}: "
-            f"{_escaped(correction.note)}</p>"
+            f"{f' ({escaped(correction.what)})' if correction.what else ''}: "
+            f"{escaped(correction.note)}</p>"
             for correction in claim.public_corrections
         ),
         "</article>",
@@ -84,11 +84,11 @@ def iso_date(day) -> str:
 def unresolved_voice(claim) -> str:
     """An unresolved voice, never a name alone: "Unresolved voice — <em>Caller 2</em>"."""
     label = claim.unresolved_label
-    named = f" — <em>{_escaped(label)}</em>" if label else ""
+    named = f" — <em>{escaped(label)}</em>" if label else ""
     return f'<span class="voice-unresolved">Unresolved voice{named}</span>'
 
 
-def _escaped(value) -> str:
+def escaped(value) -> str:
     """`value` as `{{ value }}` writes it: markup already safe as it is, the rest escaped
     (django.utils.html.conditional_escape, without its check for lazy strings)."""
     if hasattr(value, "__html__"):
@@ -97,12 +97,12 @@ def _escaped(value) -> str:
 
 
 def _heading(claim, level) -> str:
-    label = _escaped(claim.label)
+    label = escaped(claim.label)
     return (
         f'<h{level} class="claim-head"><a class="claim-number" '
-        f'href="{_escaped(claim.get_absolute_url())}" title="Permalink to claim {label}">'
+        f'href="{escaped(claim.get_absolute_url())}" title="Permalink to claim {label}">'
         f'{label}</a> <span class="claim-sep" aria-hidden="true">/</span> '
-        f'<span class="claim-type">{_escaped(claim.type)}</span></h{level}>'
+        f'<span class="claim-type">{escaped(claim.type)}</span></h{level}>'
     )
 
 
@@ -110,7 +110,7 @@ def _match_note(claim) -> str:
     """Where else the search matched: "Also matched in the speaker's name.", or only there."""
     if not claim.matched_in:
         return ""
-    where = " and ".join(_escaped(part) for part in claim.matched_in)
+    where = " and ".join(escaped(part) for part in claim.matched_in)
     if "<mark>" in (claim.highlighted or ""):
         return f'<p class="match-note">Also matched in {where}.</p>'
     return f'<p class="match-note">Matched in {where}, not the excerpt.</p>'
@@ -121,7 +121,7 @@ def _attribution(claim, attribution_row) -> str:
         speaker = claim.speaker
         who = (
             f"{'Identified speaker: ' if attribution_row else ''}"
-            f'<a href="{_escaped(speaker.get_absolute_url())}">{_escaped(speaker.name)}</a>'
+            f'<a href="{escaped(speaker.get_absolute_url())}">{escaped(speaker.name)}</a>'
         )
     else:
         not_counted = " (not counted as a person)" if attribution_row else ""
@@ -133,8 +133,8 @@ def _attribution(claim, attribution_row) -> str:
 def _episode(claim) -> str:
     episode = claim.episode
     return (
-        f'<div><dt>Episode</dt><dd><a href="{_escaped(episode.get_absolute_url())}'
-        f'#{_escaped(claim.anchor)}">{_escaped(episode.title)}</a>, '
+        f'<div><dt>Episode</dt><dd><a href="{escaped(episode.get_absolute_url())}'
+        f'#{escaped(claim.anchor)}">{escaped(episode.title)}</a>, '
         f"{time_element(episode.air_date)}</dd></div>"
     )
 
@@ -144,10 +144,10 @@ def _moment(claim) -> str:
     if not moment:
         return ""
     url = claim.moment_url
-    at = _escaped(moment)
+    at = escaped(moment)
     if url:
         at = (
-            f'<a href="{_escaped(url)}" rel="external noopener">{at}<span class="visually-hidden">'
+            f'<a href="{escaped(url)}" rel="external noopener">{at}<span class="visually-hidden">'
             ' in the original</span> <span aria-hidden="true">↗</span></a>'
         )
     return f"<div><dt>At</dt><dd>{at}</dd></div>"
@@ -163,7 +163,7 @@ def _verification(claim) -> str:
     else:
         said = "not found verbatim"
     return (
-        f'<div class="verification verification-{_escaped(claim.verification)}">'
+        f'<div class="verification verification-{escaped(claim.verification)}">'
         f"<dt>Transcript</dt><dd>{said}</dd></div>"
     )
 
@@ -171,26 +171,26 @@ def _verification(claim) -> str:
 def _prediction(claim) -> str:
     """A prediction's horizon and outcome, with the outcome's sources and every change of
     outcome since it was published."""
-    horizon = _escaped(claim.horizon_words)
+    horizon = escaped(claim.horizon_words)
     if claim.horizon:
         horizon = f'<time datetime="{iso_date(claim.horizon)}">{horizon}</time>'
     parts = [
         '<dl class="claim-meta prediction">',
         f"  <div><dt>Horizon</dt><dd>{horizon}</dd></div>",
-        f'  <div class="outcome outcome-{_escaped(claim.resolution)}"><dt>Outcome</dt>'
+        f'  <div class="outcome outcome-{escaped(claim.resolution)}"><dt>Outcome</dt>'
         f"<dd>{_outcome(claim)}</dd></div>",
         "</dl>",
     ]
     if claim.is_resolved:
         sources = claim.resolution_sources
         listed = "".join(
-            f'<li><a href="{_escaped(source["url"])}" rel="external noopener">'
-            f"{_escaped(source['title'])}</a></li>"
+            f'<li><a href="{escaped(source["url"])}" rel="external noopener">'
+            f"{escaped(source['title'])}</a></li>"
             for source in sources
         )
         parts += [
             '<div class="resolution">',
-            f"  <p>{_escaped(claim.resolution_note)}</p>",
+            f"  <p>{escaped(claim.resolution_note)}</p>",
             f'  <p class="muted">Source{"" if len(sources) == 1 else "s"}:</p>',
             f'  <ul class="sources">{listed}</ul>',
             "</div>",
@@ -199,10 +199,10 @@ def _prediction(claim) -> str:
         if entry["resolution"] == Resolution.OPEN:
             what = "withdrawn"
         else:
-            what = f"set to “{_escaped(entry['label'].lower())}”"
+            what = f"set to “{escaped(entry['label'].lower())}”"
         parts.append(
             f'<p class="correction"><strong>Outcome {what}</strong>, '
-            f"{time_element(entry['at'])}: {_escaped(entry['note'])}</p>"
+            f"{time_element(entry['at'])}: {escaped(entry['note'])}</p>"
         )
     return "\n".join(parts)
 
@@ -210,7 +210,7 @@ def _prediction(claim) -> str:
 def _outcome(claim) -> str:
     if claim.is_resolved:
         return (
-            f"<strong>{_escaped(claim.get_resolution_display())}</strong>, "
+            f"<strong>{escaped(claim.get_resolution_display())}</strong>, "
             f"resolved {time_element(claim.resolved_on)}"
         )
     due = claim.due

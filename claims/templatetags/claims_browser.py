@@ -1,9 +1,10 @@
-from html import escape
 from urllib.parse import urlencode
 
 from django import template
 from django.http import QueryDict
 from django.utils.safestring import mark_safe
+
+from claims.cards import escaped
 
 register = template.Library()
 
@@ -20,17 +21,17 @@ def facet_choices(context, name: str, rows, chosen) -> str:
     """
     items = []
     for value, label, count in rows:
-        label, count = escape(str(label)), escape(str(count))
+        label, count = escaped(label), escaped(count)
         if value == chosen:
             items.append(
                 f'<li><strong aria-current="true">{label}</strong> '
                 f'<span class="facet-count">{count}</span> '
-                f'<a href="{escape(facet_url(context, name))}" '
-                f'aria-label="Remove the {escape(name)} filter">remove</a></li>'
+                f'<a href="{escaped(facet_url(context, name))}" '
+                f'aria-label="Remove the {escaped(name)} filter">remove</a></li>'
             )
         else:
             items.append(
-                f'<li><a href="{escape(facet_url(context, name, value))}">{label}</a> '
+                f'<li><a href="{escaped(facet_url(context, name, value))}">{label}</a> '
                 f'<span class="facet-count">{count}</span></li>'
             )
     return mark_safe("\n      ".join(items))
