@@ -94,7 +94,11 @@ def test_a_draft_and_a_missing_number_read_exactly_alike(client, db):
     draft = client.get(f"{episode.get_absolute_url()}claims/2/").content.decode()
     missing = client.get(f"{episode.get_absolute_url()}claims/3/").content.decode()
 
-    assert draft.replace("02", "03").replace("claims/2/", "claims/3/") == missing
+    # Only the number may differ: the record's label and its address. (Replacing every
+    # "02" also rewrote the factories' running numbers, "Episode 2028", once they grew.)
+    for said, asked in (("ecord 02", "ecord 03"), ("claims/2/", "claims/3/")):
+        draft = draft.replace(said, asked)
+    assert draft == missing
 
 
 def test_the_reference_episode_explains_record_10(client, demo):
