@@ -14,7 +14,8 @@ from django.conf import settings
 if os.environ.get("UPDATE_SCREENSHOTS"):
     SCREENSHOTS = Path(settings.BASE_DIR) / "docs" / "screenshots"
 else:
-    SCREENSHOTS = Path(tempfile.gettempdir()) / "evidence-ledger-screenshots"
+    # One folder a process: test runs side by side never write the same file.
+    SCREENSHOTS = Path(tempfile.gettempdir()) / f"evidence-ledger-screenshots-{os.getpid()}"
 
 # Fail on these whatever their impact: the issue asks for landmarks, headings in
 # order, a skip link, labelled controls and a language.
