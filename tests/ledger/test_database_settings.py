@@ -102,3 +102,25 @@ def test_no_statement_is_prepared_on_the_server():
     connection.ensure_connection()
 
     assert connection.connection.prepare_threshold is None
+
+
+def test_sqlite_connections_keep_a_larger_page_cache(db):
+    if connection.vendor != "sqlite":
+        pytest.skip("the page cache is SQLite's; PostgreSQL's is its shared buffers")
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA cache_size")
+        # Negative: in KiB, not pages.
+        assert cursor.fetchone()[0] == -16 * 1024
+
+
+def test_the_sqlite_page_cache_can_be_sized():
+    dbs, _ = databases(DATABASE_URL="sqlite:///ledger.sqlite3", SQLITE_CACHE_MB="64")
+
+    assert dbs["default"]["OPTIONS"]["init_command"] == "PRAGMA cache_size = -65536"
+
+
+@pytest.mark.parametrize("size", ["0", "-5"])
+def test_a_sqlite_page_cache_below_one_megabyte_fails_loudly(size):
+    assert f"SQLITE_CACHE_MB must be 1 or more, not {size}" in databases(
+        DATABASE_URL="sqlite:///ledger.sqlite3", SQLITE_CACHE_MB=size
+    )
