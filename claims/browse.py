@@ -337,7 +337,8 @@ class ClaimSearch:
         return list(
             Speaker.objects.named_like(words)
             .filter(public_claim_count__gt=0)
-            .order_by("name")[: self.matching_records]
+            .order_by("name")
+            .only("name", "slug")[: self.matching_records]
         )
 
     @cached_property
@@ -349,7 +350,7 @@ class ClaimSearch:
             Episode.objects.published()
             .titled_like(self.query.words)
             .select_related("podcast")
-            .defer("summary")[: self.matching_records]
+            .only("title", "slug", "podcast__slug")[: self.matching_records]
         )
 
 
