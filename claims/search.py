@@ -33,6 +33,7 @@ MARK_START, MARK_STOP = "\x02", "\x03"
 RANK_SQL = f"-bm25({FTS_TABLE}, 10.0, 3.0, 0, 0)"
 IN_EXCERPT_SQL = f"bm25({FTS_TABLE}, 1, 0, 0, 0) < 0"
 _SPACING = str.maketrans(SPACED_OUT, " " * len(SPACED_OUT))
+_MARKERS = re.compile(f"([{MARK_START}{MARK_STOP}])")
 
 # PostgreSQL's English stop words (the Snowball list): its index leaves them out,
 # so the query leaves them out on both databases (see _trimmed).
@@ -382,8 +383,16 @@ def _unspaced(marked, excerpt):
     None if the two don't line up, and the excerpt is then shown unmarked."""
     if marked.replace(MARK_START, "").replace(MARK_STOP, "") != excerpt.translate(_SPACING):
         return None
-    characters = iter(excerpt)
-    return "".join(c if c in (MARK_START, MARK_STOP) else next(characters) for c in marked)
+    # The text between markers, a slice of the excerpt at a time: a character at a time
+    # took 0.7 ms of a PostgreSQL search's page.
+    pieces, start = [], 0
+    for piece in _MARKERS.split(marked):
+        if piece in (MARK_START, MARK_STOP):
+            pieces.append(piece)
+        else:
+            pieces.append(excerpt[start : start + len(piece)])
+            start += len(piece)
+    return "".join(pieces)
 
 
 def _tsquery(query):
