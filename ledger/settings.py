@@ -143,11 +143,8 @@ DATABASE_CONNECT_TIMEOUT = envint("DATABASE_CONNECT_TIMEOUT", 5)
 DATABASE_STATEMENT_TIMEOUT = envint("DATABASE_STATEMENT_TIMEOUT", 25)
 # The planner's cost of a random page read (see database() below); 4 on spinning disks.
 DATABASE_RANDOM_PAGE_COST = envfloat("DATABASE_RANDOM_PAGE_COST", 1.1)
-# SQLite's page cache for each connection, in MB. Its default of 2 MB held less than a
-# rare word's matches: each page read again came from the operating system's cache, a
-# system call and a copy apiece, and a rare word's page at a million claims took 27 ms
-# where 16 MB made it 20 (docs/performance.md). It grows only as pages are read, and a
-# full download's worker stays within 150 MB with it.
+# SQLite's page cache per connection, in MB (2 by default): a rare word's 700 matches at
+# a million claims come from it, not from the system a page at a time (28 -> 24 ms).
 SQLITE_CACHE_MB = envint("SQLITE_CACHE_MB", 16)
 if SQLITE_CACHE_MB < 1:
     raise ImproperlyConfigured(f"SQLITE_CACHE_MB must be 1 or more, not {SQLITE_CACHE_MB}")
@@ -178,16 +175,11 @@ def database(url):
     if DATABASE_POOLER:
         config["DISABLE_SERVER_SIDE_CURSORS"] = True
     else:
-        # No JIT compiling: it pays off for long analytic queries, never for a page's. At
-        # a million claims the planner's estimates for the claims browser's counts set it
-        # off, and compiling took 6 s of a query that runs in a fraction of one.
-        # A random read costs about what a sequential one does where the data is in
-        # memory or on SSD: PostgreSQL's default of 4 assumes a spinning disk, and at a
-        # million claims made a search for a rare word hash all 26,000 published
-        # episodes (13 ms) to join 659 matches, not look each one up (3 ms).
-        # A parallel worker is worth starting for a statement that reads much, not for
-        # one a page asks: a rare word's 700 matches waited 5 ms in a Gather Merge for a
-        # worker that had less than a millisecond's work (docs/performance.md).
+        # No JIT: compiling took 6 s of a claims browser's count that runs in milliseconds.
+        # Random reads cost as on SSD or in memory: the default of 4 made a rare word's
+        # search hash all 26,000 published episodes (13 ms) rather than look up its 659
+        # matches' (3 ms). Parallel workers only for statements that read much: a rare
+        # word's matches waited 5 ms for one with little to do (docs/performance.md).
         options.setdefault(
             "options",
             f"-c statement_timeout={DATABASE_STATEMENT_TIMEOUT}s -c jit=off"
