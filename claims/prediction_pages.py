@@ -20,6 +20,7 @@ from claims.models import Claim
 from claims.prediction_counts import PredictionCount
 from claims.predictions import due_q, open_due_q
 from claims.speaker_index import NameQuery
+from episodes import podcast_choices
 from episodes.models import Podcast, Speaker
 
 # How many predictions /predictions/ lists as overdue and as due soon, and of each
@@ -172,7 +173,9 @@ def prediction_list(request):
     context = {
         "filters": filters,
         "ignored": ignored,
-        "podcasts": filters.filters["podcast"].queryset.values_list("slug", "name"),
+        "podcasts": podcast_choices.offered(
+            "public_prediction_count", getattr(chosen["podcast"], "slug", "")
+        ),
         "outcomes": Resolution.choices,
         "today": today,
         "counts": counts,

@@ -13,6 +13,7 @@ from claims.prediction_pages import track_record
 from claims.public_record import episodes_with_counts, podcasts_with_counts
 from claims.querysets import ordered_mix
 from claims.speaker_index import NameQuery, PublicRecordSpeakers, label_episodes_and_roles
+from episodes import podcast_choices
 from episodes.models import Episode, Podcast, Speaker
 
 
@@ -59,26 +60,22 @@ def counted_page(request, episodes, count):
 
 
 def episode_list(request):
-    # The filter shows each podcast's kept episode count, and their sum pages the list.
-    # Rows, not records: at ten million claims it offers 2,500 podcasts.
-    podcasts = list(
-        Podcast.objects.with_published_episodes().values("pk", "slug", "name", "episode_count")
-    )
-    episodes = Episode.objects.published().newest_first()
+    # The filter offers the podcasts with the most episodes, by their kept counts, whose
+    # sum pages the list: at ten million claims the ledger holds 2,500 podcasts.
     podcast_slug = request.GET.get("podcast", "")
-    podcast = next((p for p in podcasts if p["slug"] == podcast_slug), None)
-    count = sum(p["episode_count"] for p in podcasts)
+    offer = podcast_choices.offered("public_episode_count", podcast_slug)
+    episodes = Episode.objects.published().newest_first()
+    podcast, count = offer.chosen, offer.total
     if podcast_slug:
         episodes = episodes.filter(podcast=podcast["pk"]) if podcast else episodes.none()
-        count = podcast["episode_count"] if podcast else 0
+        count = podcast["size"] if podcast else 0
     return render(
         request,
         "episodes/episode_list.html",
         {
             "page": counted_page(request, episodes, count),
-            "podcast_choices": [
-                (p["slug"], f"{p['name']} ({p['episode_count']})") for p in podcasts
-            ],
+            "podcast_choices": [(p["slug"], f"{p['name']} ({p['size']})") for p in offer.podcasts],
+            "offer": offer,
             "podcast": podcast,
             "unknown_podcast": podcast_slug if podcast_slug and not podcast else "",
         },

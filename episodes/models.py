@@ -40,14 +40,6 @@ class PodcastQuerySet(RecordQuerySet):
         """Podcasts with at least one published episode (an EXISTS per row)."""
         return self.filter(Exists(Episode.objects.published().filter(podcast=OuterRef("pk"))))
 
-    def with_published_episodes(self):
-        """Podcasts with published episodes, by name, with `episode_count`: their kept count."""
-        return (
-            self.filter(public_episode_count__gt=0)
-            .annotate(episode_count=F("public_episode_count"))
-            .order_by("name")
-        )
-
 
 class Podcast(models.Model):
     name = models.CharField(max_length=200)

@@ -19,6 +19,7 @@ from claims.prediction_pages import (
     outcome_counts,
     public_predictions,
 )
+from episodes import podcast_choices
 from episodes.models import Episode, Status
 from tests.claims.plans import plan
 from tests.factories import (
@@ -126,6 +127,26 @@ def test_the_podcast_filter_offers_only_podcasts_with_a_public_prediction(client
         "Any podcast",
         "Example Show",
         "Sample Hour",
+    ]
+
+
+def test_the_podcast_filter_offers_those_with_most_predictions_and_the_chosen_one(
+    client, ledger, monkeypatch
+):
+    monkeypatch.setattr(podcast_choices, "OFFERED", 1)
+
+    offered = client.get(PREDICTIONS).content.decode()
+    chosen = client.get(PREDICTIONS, {"podcast": "sample-hour"}).content.decode()
+
+    def podcasts(html):
+        return html[html.index('<select name="podcast"') : html.index("</select>")]
+
+    # Example Show has four public predictions, Sample Hour two.
+    assert re.findall(r'<option value="([^"]+)"', podcasts(offered)) == ["example-show"]
+    assert 'every podcast is on <a href="/podcasts/">the podcasts’ page</a>' in offered
+    assert re.findall(r'<option value="([^"]+)"( selected)?', podcasts(chosen)) == [
+        ("example-show", ""),
+        ("sample-hour", " selected"),
     ]
 
 

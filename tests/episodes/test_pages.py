@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from claims.models import Attribution, ClaimType
 from episodes.models import Status
+from episodes.podcast_choices import OFFERED
 from tests.factories import make_claim, make_episode, make_podcast, make_speaker
 
 pytestmark = pytest.mark.django_db
@@ -420,3 +421,32 @@ def test_episode_list_filter_selects_the_chosen_podcast_and_escapes_names(client
         ("loud", " selected", "Loud &lt;b&gt;Talk&lt;/b&gt; &amp; Clear (1)"),
         ("quiet", "", "Quiet Show (1)"),
     ]
+
+
+def test_episode_list_offers_the_podcasts_with_most_episodes_and_links_every_podcast(client):
+    for number in range(OFFERED):
+        podcast = make_podcast(name=f"Busy {number:02}", slug=f"busy-{number:02}")
+        make_episode(podcast)
+        make_episode(podcast)
+    make_episode(make_podcast(name="Quiet Show", slug="quiet"))
+
+    everything = client.get("/episodes/").content.decode()
+    quiet = client.get("/episodes/", {"podcast": "quiet"}).content.decode()
+
+    offered = re.findall(r'<option value="([^"]+)"', everything)
+    assert offered == [f"busy-{number:02}" for number in range(OFFERED)]
+    assert "101 episodes, newest first" in visible_text(client.get("/episodes/"))
+    assert "The podcasts with the most episodes: all 51 are on" in everything
+    assert '<a href="/podcasts/">the podcasts’ page</a>' in everything
+    # Chosen, a podcast outside the largest is offered too, and its episodes listed.
+    assert '<option value="quiet" selected>Quiet Show (1)</option>' in quiet
+    assert len(re.findall(r'<option value="[^"]+"', quiet)) == OFFERED + 1
+    assert "1 episode from Quiet Show, newest first" in visible_text(
+        client.get("/episodes/", {"podcast": "quiet"})
+    )
+
+
+def test_episode_list_offering_every_podcast_says_nothing_of_others(client):
+    make_episode(make_podcast(name="Only Show"))
+
+    assert "podcasts with the most episodes" not in client.get("/episodes/").content.decode()
