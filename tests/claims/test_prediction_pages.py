@@ -143,7 +143,8 @@ def test_the_podcast_filter_offers_those_with_most_predictions_and_the_chosen_on
 
     # Example Show has four public predictions, Sample Hour two.
     assert re.findall(r'<option value="([^"]+)"', podcasts(offered)) == ["example-show"]
-    assert 'every podcast is on <a href="/podcasts/">the podcasts’ page</a>' in offered
+    assert 'aria-describedby="podcast-hint"' in offered
+    assert 'most predictions; every one is on <a href="/podcasts/">the podcasts’ page' in offered
     assert re.findall(r'<option value="([^"]+)"( selected)?', podcasts(chosen)) == [
         ("example-show", ""),
         ("sample-hour", " selected"),

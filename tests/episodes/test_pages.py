@@ -438,6 +438,7 @@ def test_episode_list_offers_the_podcasts_with_most_episodes_and_links_every_pod
     assert "101 episodes, newest first" in visible_text(client.get("/episodes/"))
     assert "The podcasts with the most episodes: all 51 are on" in everything
     assert '<a href="/podcasts/">the podcasts’ page</a>' in everything
+    assert 'aria-describedby="podcast-filter-hint"' in everything
     # Chosen, a podcast outside the largest is offered too, and its episodes listed.
     assert '<option value="quiet" selected>Quiet Show (1)</option>' in quiet
     assert len(re.findall(r'<option value="[^"]+"', quiet)) == OFFERED + 1
@@ -449,4 +450,7 @@ def test_episode_list_offers_the_podcasts_with_most_episodes_and_links_every_pod
 def test_episode_list_offering_every_podcast_says_nothing_of_others(client):
     make_episode(make_podcast(name="Only Show"))
 
-    assert "podcasts with the most episodes" not in client.get("/episodes/").content.decode()
+    html = client.get("/episodes/").content.decode()
+
+    assert "podcasts with the most episodes" not in html
+    assert "aria-describedby" not in html[html.index("<select") : html.index("</select>")]
