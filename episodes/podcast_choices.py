@@ -8,6 +8,7 @@ with the most of what it lists, and says where every podcast is (/podcasts/).
 
 from dataclasses import dataclass
 
+from django.core.validators import slug_re
 from django.db.models import BooleanField, Count, ExpressionWrapper, F, Q, Sum, Window
 
 from episodes.models import Podcast
@@ -36,6 +37,9 @@ def offered(size_field: str, chosen_slug: str = "", size: int | None = None) -> 
     `size` largest (OFFERED unless given), and the one whose slug is `chosen_slug`, if
     any, among them."""
     size = OFFERED if size is None else size
+    if not slug_re.match(chosen_slug):
+        # No podcast's slug (a reader's "a\x00b", which PostgreSQL would refuse to compare).
+        chosen_slug = ""
     rows = list(
         Podcast.objects.filter(**{f"{size_field}__gt": 0})
         .annotate(

@@ -56,3 +56,11 @@ def test_with_no_podcasts_nothing_is_offered(db):
     offer = offered("public_episode_count", "anything")
 
     assert (offer.podcasts, offer.chosen, offer.total, offer.every) == ([], None, 0, 0)
+
+
+@pytest.mark.parametrize("chosen", ["", "zebra\x00", "zeb ra", "zebra/"])
+def test_what_is_no_slug_chooses_nothing(podcasts, chosen):
+    offer = offered("public_episode_count", chosen)
+
+    assert offer.chosen is None
+    assert names(offer) == ["Alpha Talk", "Middle Show", "Tied Show", "Zebra Hour"]
