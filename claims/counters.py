@@ -4,7 +4,8 @@ The lists of speakers and podcasts and the home page show how many public claims
 each has. Counted as pages are asked for, they read every claim in the ledger
 (1.6 s for the speakers at a million claims on SQLite). Instead each episode,
 speaker and podcast keeps its counts, and the ledger its public predictions by
-outcome and horizon (PredictionCount), brought up to date in the same transaction
+outcome and horizon (PredictionCount) and how many speakers and references the
+pages list (ListedCount), brought up to date in the same transaction
 as the change that moves them, and `manage.py recount` rebuilds them all.
 
 An update counts again; it never adds or subtracts. An episode's claims, one
@@ -18,6 +19,7 @@ from django.db.models import Count, Q, Sum
 
 from claims.choices import ClaimStatus, ClaimType
 from claims.history import LOGGED_KINDS
+from claims.listed_counts import ListedKind, count_listed
 from claims.models import Claim, ClaimLink, ClaimReference, ClaimRevision, Reference, Role, Topic
 from claims.prediction_recounts import (
     prediction_keys,
@@ -112,7 +114,7 @@ def recount_speakers(speaker_ids) -> None:
     """Count again these speakers' public claims, by type, and their predictions by
     outcome; their published episodes (with a public claim or an appearance, each once);
     their appearances on published episodes in each role; and the moves of their
-    positions (links.moves_of)."""
+    positions (links.moves_of); and how many speakers the pages list (ListedCount)."""
     speaker_ids = {pk for pk in speaker_ids if pk is not None}
     if not speaker_ids:
         return
@@ -149,6 +151,7 @@ def recount_speakers(speaker_ids) -> None:
         speaker.public_role_counts = roles.get(speaker.pk, {})
         speaker.public_move_count = move_counts.get(speaker.pk, 0)
     Speaker._base_manager.bulk_update(speakers, SPEAKER_COUNTS, batch_size=500)
+    count_listed(ListedKind.SPEAKERS, ListedKind.PEOPLE)
 
 
 def recount_topics(topic_ids) -> None:
@@ -189,7 +192,7 @@ def busiest(namings: Counter) -> list[int]:
 def recount_references(reference_ids) -> None:
     """Count again the public claims naming these references, and the people who named
     them, per role and overall, keeping the busiest few of them. Two queries over the
-    references' namings, and one write."""
+    references' namings, and one write; then how many references are listed."""
     reference_ids = set(reference_ids)
     if not reference_ids:
         return
@@ -222,6 +225,7 @@ def recount_references(reference_ids) -> None:
         reference.public_people_count = len(overall)
         reference.public_top_speakers = busiest(overall)
     Reference._base_manager.bulk_update(references, REFERENCE_COUNTS, batch_size=500)
+    count_listed(ListedKind.REFERENCES)
 
 
 def references_of(claim_ids) -> set[int]:

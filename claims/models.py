@@ -18,6 +18,7 @@ from claims.choices import (
 )
 from claims.history import DERIVED_FIELDS, ClaimChange, ClaimRevision, PublicHistory, RevisionKind
 from claims.links import CLAIM_INDEXES_FOR_LINKS, ClaimLink, KeptContradiction
+from claims.listed_counts import ListedCount
 from claims.pending import PendingImport
 from claims.prediction_counts import PredictionCount
 from claims.querysets import KEPT_AIR_DATE_INDEXES, ClaimQuerySet, public_q
@@ -36,6 +37,7 @@ __all__ = [
     "ClaimRevision",
     "ClaimStatus",
     "ClaimType",
+    "ListedCount",
     "Reference",
     "ReferenceKind",
     "Report",
@@ -114,9 +116,8 @@ class Claim(predictions.PredictionFields, KeptContradiction, PublicHistory, mode
         help_text="Why the claim was retracted. Its permalink shows this instead of the excerpt.",
     )
     retracted_at = models.DateTimeField(null=True, blank=True, editable=False)
-    # Public correction notes, oldest first: [{"at": ISO time, "note": …, "fields": […]}].
-    # The revisions hold the full history; this copy lets every claim card show its
-    # corrections without a query per claim.
+    # Public correction notes, oldest first ([{"at", "note", "fields"}]): the revisions hold
+    # the whole history; this copy shows a card's corrections without a query per claim.
     corrections = models.JSONField(default=list, blank=True, editable=False)
     search_context = models.TextField(
         blank=True,
@@ -234,9 +235,8 @@ class Claim(predictions.PredictionFields, KeptContradiction, PublicHistory, mode
         start = Truncator(self.excerpt).chars(60)
         return f"{self.episode} · {self.label} — “{start}”"
 
-    # The excerpt with the searched words marked, and where else words matched, set by
-    # claims.search.highlight() on a page of results. Defaults, not missing attributes: the
-    # claim card asks for both on every page, and a template's failed lookup is costly.
+    # The searched words marked in the excerpt, and where else they matched (search.highlight).
+    # Defaults: every claim card asks for both, and a template's failed lookup is costly.
     highlighted = None
     matched_in = ()
     # The claim as stored, read once per save (history.stored_state()).

@@ -18,6 +18,7 @@ from claims.counters import (
     recount_topics,
 )
 from claims.links import refresh_every_contradiction
+from claims.listed_counts import ListedKind, count_listed, kept_listed_counts
 from claims.models import Claim, ClaimLink, ClaimReference, Reference, Topic
 from claims.prediction_recounts import prediction_counts, recount_predictions
 from episodes.models import Appearance, Episode, Podcast, Speaker
@@ -56,6 +57,7 @@ def recount_everything(batch=2000) -> Counter:
     ).date_from_episodes()
     fixed["linked claims"] += ClaimLink.objects.all().refresh_kept()[0]
     fixed["claims in a contradiction"] += refresh_every_contradiction()
+    listed_before = kept_listed_counts()
     for model, recount, fields in (
         (Episode, count_episodes, EPISODE_COUNTS),
         (Speaker, recount_speakers, SPEAKER_COUNTS),
@@ -73,6 +75,11 @@ def recount_everything(batch=2000) -> Counter:
             fixed[str(model._meta.verbose_name_plural)] += sum(
                 before[pk] != after[pk] for pk in chunk
             )
+    count_listed(*ListedKind.values)
+    listed_after = kept_listed_counts()
+    fixed["listed counts"] += sum(
+        listed_before.get(kind) != listed_after.get(kind) for kind in ListedKind.values
+    )
     before = prediction_counts()
     recount_predictions()
     after = prediction_counts()

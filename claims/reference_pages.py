@@ -14,6 +14,7 @@ from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404, render
 from django.utils.text import Truncator
 
+from claims.listed_counts import ListedKind, listed_count
 from claims.models import Claim, ClaimReference, Reference, ReferenceKind, Role
 from claims.pagination import CLAIMS_PER_PAGE, CappedPaginator, Exactly
 from claims.querysets import UNLISTED, UNSHOWN_ON_CARDS
@@ -120,7 +121,8 @@ def reference_list(request):
     if "kind" in chosen:
         references = references.filter(kind=chosen["kind"])
     references = references.named_publicly(role=chosen.get("role"))
-    paginator = CappedPaginator(references, REFERENCES_PER_PAGE, count=Exactly(references.count()))
+    count = listed_count(ListedKind.REFERENCES) if not chosen else references.count()
+    paginator = CappedPaginator(references, REFERENCES_PER_PAGE, count=Exactly(count))
     page = paginator.get_page(request.GET.get("page"))
     page.object_list = list(page.object_list)
     kept_namings_of(page.object_list)

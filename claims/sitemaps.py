@@ -23,8 +23,9 @@ from django.http import Http404, HttpResponse
 from django.urls import reverse
 from django.utils.functional import cached_property
 
+from claims.listed_counts import ListedKind, listed_count
 from claims.models import Claim, Reference, Topic
-from claims.public_record import public_claim_total, speakers_with_public_claims
+from claims.public_record import public_claim_total
 from episodes.models import Episode, Podcast, Speaker
 from ledger.models import current_version
 
@@ -131,7 +132,7 @@ class SpeakerSitemap(LedgerSitemap):
         )
 
     def count(self):
-        return speakers_with_public_claims().count()
+        return listed_count(ListedKind.PEOPLE)
 
 
 class PodcastSitemap(LedgerSitemap):
@@ -185,6 +186,9 @@ class ReferenceSitemap(SubjectSitemap):
             .annotate(lastmod=DayInUTC(Max("named_in__claim__updated_at")))
             .order_by("pk")
         )
+
+    def count(self):
+        return listed_count(ListedKind.REFERENCES)
 
 
 class ClaimSitemap(LedgerSitemap):

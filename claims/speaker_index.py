@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from django.db.models import F, QuerySet
 
+from claims.listed_counts import ListedKind, listed_count
 from episodes.models import Role, Speaker
 
 # Longer than any name worth finding; the rest of a longer search is left out, and said so.
@@ -72,6 +73,8 @@ class PublicRecordSpeakers:
         return speakers
 
     def count(self) -> int:
+        if not self.name_words:
+            return listed_count(ListedKind.SPEAKERS)
         return self.counted.count()
 
     def __getitem__(self, key):

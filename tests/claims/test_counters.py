@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from claims import counters, recount
 from claims.choices import Relation, Resolution
 from claims.counters import recount_claims
+from claims.listed_counts import ListedCount, ListedKind, kept_listed_counts
 from claims.models import (
     Attribution,
     Claim,
@@ -63,6 +64,7 @@ def kept_counts():
         counted(ClaimLink, ["shared_speaker", "moved_on"]),
         counted(Appearance, ["air_date"]),
         set(Claim.objects.filter(in_contradiction=True).values_list("pk", flat=True)),
+        kept_listed_counts(),
     )
 
 
@@ -198,7 +200,30 @@ def true_counts():
         kept_by_links(),
         {a.pk: [a.episode.air_date] for a in Appearance.objects.select_related("episode")},
         truly_in_contradiction(),
+        true_listed_counts(),
     )
+
+
+def true_listed_counts():
+    """How many speakers and references the pages list, counted from the claims and
+    appearances themselves."""
+    truly_public = Claim.objects.filter(
+        status=ClaimStatus.PUBLISHED, episode__status=Status.PUBLISHED
+    )
+    with_claims = set(truly_public.exclude(speaker=None).values_list("speaker", flat=True))
+    appeared = set(
+        Appearance.objects.filter(episode__status=Status.PUBLISHED).values_list(
+            "speaker", flat=True
+        )
+    )
+    named = ClaimReference.objects.filter(
+        claim__status=ClaimStatus.PUBLISHED, claim__episode__status=Status.PUBLISHED
+    )
+    return {
+        ListedKind.SPEAKERS: len(with_claims | appeared),
+        ListedKind.PEOPLE: len(with_claims),
+        ListedKind.REFERENCES: named.values("reference").distinct().count(),
+    }
 
 
 def kept_by_links():
@@ -578,6 +603,16 @@ def test_recount_repairs_a_count_that_drifted_and_says_so(capsys):
     speaker.refresh_from_db()
     assert speaker.public_claim_count == 1
     assert "Counts that were wrong: 1 speakers." in capsys.readouterr().out
+
+
+def test_recount_repairs_a_listed_count_that_drifted_and_says_so(capsys):
+    make_claim()
+    ListedCount.objects.filter(kind=ListedKind.PEOPLE).update(count=40)
+
+    call_command("recount")
+
+    assert kept_listed_counts()[ListedKind.PEOPLE] == 1
+    assert "Counts that were wrong: 1 listed counts." in capsys.readouterr().out
 
 
 def test_recount_of_a_true_ledger_finds_nothing_wrong(capsys):

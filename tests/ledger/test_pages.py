@@ -7,9 +7,7 @@ from html import unescape
 import pytest
 
 from claims.choices import TYPE_MEANINGS, Attribution
-from claims.public_record import speakers_with_public_claims
 from episodes.models import Status
-from tests.claims.plans import plan
 from tests.factories import make_claim, make_episode, make_podcast, make_speaker
 
 pytestmark = pytest.mark.django_db
@@ -37,16 +35,6 @@ def test_home_page_totals_count_only_public_records(client):
     text = visible_text(client.get("/"))
 
     assert "4 published claims 1 episode 2 attributable people 1 podcast" in text
-
-
-def test_home_page_counts_its_people_from_the_speakers_index(client):
-    make_claim(make_episode(), speaker=make_speaker())
-
-    counted = plan(speakers_with_public_claims().order_by().values("pk"))
-
-    # Not every speaker on record read to find those with a public claim.
-    assert "speaker_on_record" in counted
-    assert "Seq Scan" not in counted and "SCAN episodes_speaker" not in counted
 
 
 def test_home_page_lists_the_six_most_recent_episodes(client):
