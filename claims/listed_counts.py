@@ -5,7 +5,10 @@ or page by these numbers. Counted when a page was asked for, each read an index 
 per record: 1.4 ms for the 10,000 people on the public record at a million claims on
 PostgreSQL, and ten times as many at ten million. claims.counters counts them again in
 the transaction of every change that counts a speaker or a reference again, and
-`manage.py recount` rebuilds them, so a page reads one row.
+`manage.py recount` rebuilds them, so a page reads one row. Like every kept count it is
+counted again, never added to: one left behind by two editors' changes at once (each
+counting before the other's was committed) is right again after the next change to a
+speaker or reference.
 """
 
 from django.db import models
