@@ -54,10 +54,8 @@ class ListedCount(models.Model):
 def listed_count(kind: str) -> int:
     """How many records of `kind` the pages list: the kept count, or, where none is kept
     (a ledger emptied without a recount), counted."""
-    kept = ListedCount.objects.filter(kind=kind).values_list("count", flat=True)
-    for count in kept:
-        return count
-    return listed(kind).count()
+    kept = ListedCount.objects.filter(kind=kind).values_list("count", flat=True).first()
+    return listed(kind).count() if kept is None else kept
 
 
 def count_listed(*kinds: str) -> None:
