@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from django.db.models import F, QuerySet
 
-from claims.listed_counts import ListedKind, listed_count
+from claims.listed_counts import ListedKind, listed, listed_count
 from episodes.models import Role, Speaker
 
 # Longer than any name worth finding; the rest of a longer search is left out, and said so.
@@ -59,7 +59,7 @@ class PublicRecordSpeakers:
     def __init__(self, name_words: Iterable[str] = ()):
         self.name_words = list(name_words)
         fields = ("pk", "name", "slug", "description", "public_episode_count", "public_role_counts")
-        self.counted = self.named(Speaker.objects.filter(public_episode_count__gt=0))
+        self.counted = self.named(listed(ListedKind.SPEAKERS))
         self.listed = (
             self.counted.annotate(claim_count=F("public_claim_count"))
             .only(*fields)
