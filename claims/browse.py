@@ -271,15 +271,15 @@ class ClaimSearch:
             ]
         return []
 
-    def without(self, excluded: str | None, shown: int | None = None) -> QuerySet:
+    def without(self, excluded: str | None, shown: int | None = None, walked=False) -> QuerySet:
         """The claims under every current filter except `excluded`, unordered, to be counted
-        (or `shown` of them read in order).
+        (or `shown` of them read in order); `walked`: each claim asked for the search's
+        words, as no index can (claims.search_sample).
 
-        A search here is always the ranked kind, whatever the order shown: on
-        SQLite only that joins the full-text index, whose order counting walks
-        (search.newest_added_first).
+        A search here is always the ranked kind, whatever the order shown: on SQLite only
+        that joins the full-text index, whose order counting walks (search.newest_added_first).
         """
-        return self._matching(ranked=True, excluded=excluded, shown=shown)
+        return self._matching(ranked=True, excluded=excluded, shown=shown, walked=walked)
 
     def _matching(
         self,
@@ -287,15 +287,15 @@ class ClaimSearch:
         excluded: str | None = None,
         shown: int | None = None,
         newer_than: int | None = None,
+        walked: bool = False,
     ) -> QuerySet:
         """The matches; `shown`: how many the caller reads in order, when it reads only some."""
         claims = self.claims
         if self.chosen.get("q") and excluded != "q":
             if not self.query.is_searchable:
                 return claims.none()
-            claims = search.search(
-                claims, self.query, ranked, newer_than, within=self._within(excluded)
-            )
+            within = self._within(excluded)
+            claims = search.search(claims, self.query, ranked, newer_than, within, walked)
         claims = self._validated[0].narrow(claims, excluded, self._walks_topic(shown))
         return claims if self.reads_kept_dates else claims.filter(self._episode_dates())
 

@@ -181,8 +181,10 @@ def tally(search, cap, sample, known_count=None, largest=None):
         sample_claims = None
         if not chosen.get("q"):
             sample_claims = newest(search.without(None, shown=sample))[0]
+        walked = search.without(None, walked=True) if newest_id else None
+        claims = newest(search.without(None))
         count, result.facets, oldest_sampled = _pass(
-            newest(search.without(None)), names, cap + 1, sample, sample_claims, newest_id, largest
+            claims, names, cap + 1, sample, sample_claims, newest_id, largest, walked
         )
         found = count
     else:
@@ -233,14 +235,17 @@ def _newest_aired_kept(claims):
     return claims.newest_first_kept(), columns, "c_aired DESC, c_episode, c_number"
 
 
-def _pass(newest, names, limit, sample, sample_claims=None, newest_id=None, largest=None):
+def _pass(
+    newest, names, limit, sample, sample_claims=None, newest_id=None, largest=None, walked=None
+):
     """(matches up to `limit`, {facet: rows}, the sample's smallest id) for `newest`:
     claims, newest first, with the columns that order them and that order (from
     _newest_added or _newest_aired), in one query. `sample_claims`, if given, are the
     same claims in the same order, found the way that reads a few cheapest, for the
     sample;
     `newest_id`, if given, is the ledger's highest id: a PostgreSQL search's matches
-    are then read from windows below it (claims.search_sample); `largest`, if given, how
+    are then read from windows below it (claims.search_sample), the first perhaps from
+    `walked`, the same claims asked one by one; `largest`, if given, how
     many rows of each facet of records come back, the largest.
 
     Built as plain SQL around the ORM's query: the facets share one sample
@@ -259,7 +264,7 @@ def _pass(newest, names, limit, sample, sample_claims=None, newest_id=None, larg
             columns[f"c_{FACETS[name].condition[0]}"] = F(FACETS[name].condition[0])
     try:
         matches_sql, sample_sql, params = _matches_and_sample_sql(
-            claims, columns, order, limit, sample, sample_claims, newest_id
+            claims, columns, order, limit, sample, sample_claims, newest_id, walked
         )
     except EmptyResultSet:  # .none(), e.g. a search of stop words only
         return 0, empty, None
@@ -282,7 +287,7 @@ def _pass(newest, names, limit, sample, sample_claims=None, newest_id=None, larg
 
 
 def _matches_and_sample_sql(
-    claims, columns, order, limit, sample, sample_claims=None, newest_id=None
+    claims, columns, order, limit, sample, sample_claims=None, newest_id=None, walked=None
 ):
     """The matches' and the sample's SQL, and their parameters.
 
@@ -292,14 +297,16 @@ def _matches_and_sample_sql(
     an index where reading its 10,001 claims in order took 25 ms (PostgreSQL). A search's
     matches come in no such order from PostgreSQL's full-text index: read twice, a phrase
     would cost twice. With `newest_id` they are read from windows of the newest ids
-    instead (claims.search_sample).
+    instead (claims.search_sample), the first perhaps walked.
     """
     if sample_claims is not None:
         matches_sql, params = claims.order_by().values(one=Value(1))[:limit].query.sql_with_params()
         sample_sql, sample_params = sample_claims.values(**columns)[:sample].query.sql_with_params()
         return matches_sql, sample_sql, (*params, *sample_params)
     if newest_id is not None:
-        matches_sql, params = search_sample.newest_matches_sql(claims, columns, limit, newest_id)
+        matches_sql, params = search_sample.newest_matches_sql(
+            claims, columns, limit, newest_id, walked
+        )
     else:
         matches_sql, params = claims.values(**columns)[:limit].query.sql_with_params()
     return matches_sql, f"SELECT * FROM matches ORDER BY {order} LIMIT {int(sample)}", params

@@ -73,5 +73,10 @@ def condition(phrases, others, whole) -> Q:
         arg_joiner=" @@ ",
         output_field=BooleanField(),
     )
-    check = Func(F("search_vector"), whole, function="ts_match_vq", output_field=BooleanField())
-    return Q(on_index) & Q(check)
+    return Q(on_index) & Q(matches(whole))
+
+
+def matches(tsquery) -> Func:
+    """Whether a claim's vector matches `tsquery`, as a function call: no index answers it,
+    so each claim is asked in turn (claims.search_sample walks the newest claims so)."""
+    return Func(F("search_vector"), tsquery, function="ts_match_vq", output_field=BooleanField())

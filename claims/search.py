@@ -151,13 +151,13 @@ def _trimmed(words):
     return words[start:stop]
 
 
-def search(claims, query, ranked=True, newer_than=None, within=None):
-    """Claims matching `query`; if `ranked`, annotated with `rank` (higher is more
-    relevant) and `in_excerpt`: whether the excerpt matched, not only the summary,
-    speaker or title, which relevance puts first whatever the ranks. `newer_than`:
-    only claims with greater ids, which SQLite's index then reads alone. `within`:
-    a Within, the speaker and types the caller filters the claims by anyway, which
-    SQLite's index then narrows to first.
+def search(claims, query, ranked=True, newer_than=None, within=None, walked=False):
+    """Claims matching `query`; if `ranked`, annotated with `rank` (higher is more relevant)
+    and `in_excerpt`: whether the excerpt matched, not only the summary, speaker or title,
+    which relevance puts first whatever the ranks. `newer_than`: only claims with greater
+    ids, which SQLite's index then reads alone. `within`: a Within, the speaker and types
+    the caller filters the claims by anyway, which SQLite's index then narrows to first.
+    `walked`, on PostgreSQL: each claim asked in turn, not the index (claims.search_sample).
 
     On SQLite the conditions name the FTS5 table and claims_claim, as tables of
     the outer query: a subquery that renames them (`pk__in=`) can't hold them.
@@ -166,7 +166,7 @@ def search(claims, query, ranked=True, newer_than=None, within=None):
     if newer_than is not None:
         claims = claims.filter(pk__gt=newer_than)
     if connections[claims.db].vendor == "postgresql":
-        return _postgres_search(claims, query, ranked)
+        return _postgres_search(claims, query, ranked, walked)
     expression = within.fts5_match(query)
     if not ranked:
         # Only a join with the FTS table can rank, and the join makes SQLite read and
@@ -193,13 +193,14 @@ def search(claims, query, ranked=True, newer_than=None, within=None):
     )
 
 
-def _postgres_search(claims, query, ranked):
+def _postgres_search(claims, query, ranked, walked=False):
     # PostgreSQL's planner picks well between the full-text index and the indexes of
     # the claims' speaker and type, from its statistics of each: asking the speaker and
     # type of the full-text index too made it misjudge how many claims hold both
     # ("model" among predictions, at a million claims: 55 -> 138 ms).
     tsquery = _tsquery(query)
-    matches = claims.filter(_phrases_by_neighbours(query, tsquery) or Q(search_vector=tsquery))
+    condition = neighbours.matches(tsquery) if walked else _phrases_by_neighbours(query, tsquery)
+    matches = claims.filter(condition or Q(search_vector=tsquery))
     if not ranked:
         return matches
     # Weights for D, C, B and A: only the excerpt's words (A) count.

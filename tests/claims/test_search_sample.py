@@ -77,14 +77,17 @@ def test_as_many_matches_as_the_cap_are_counted_exactly(client, open_source, cap
     assert "Counts among the 4 most recently added matching claims." in response.content.decode()
 
 
+@pytest.mark.parametrize("walked", [False, True])
 @pytest.mark.parametrize("windows", [(1, 2), (3, 5), (20, 40)])
 def test_the_newest_matches_are_found_whatever_the_windows_hold(
-    client, open_source, cap, monkeypatch, windows
+    client, open_source, cap, monkeypatch, windows, walked
 ):
     # (1, 2): both windows hold only the claims that don't match, and the rest is read;
     # (3, 5): the wider window holds two matches, the rest two more; (20, 40): all.
     monkeypatch.setattr(search_sample, "WINDOW", windows[0])
     monkeypatch.setattr(search_sample, "WIDER_WINDOW", windows[1])
+    if walked:
+        walk_the_first_window(monkeypatch)
 
     response = client.get(URL, {"q": '"open source"'})
 
@@ -124,3 +127,69 @@ def test_words_together_are_read_from_the_newest_ids_and_one_word_from_its_index
     matches = together[: together.index(", sample AS")]
     assert "WHERE c_pk > " in matches and "ORDER BY c_pk DESC LIMIT 6" in matches
     assert 'ORDER BY "claims_claim"."id" DESC LIMIT 6' in one_word
+
+
+def walk_the_first_window(monkeypatch, break_even=1e-9):
+    """The newest 5 claims probed (3 that don't match, then 2 that do), and the first
+    window walked if at least ceil(5 * sqrt(break_even / the newest id)) of them match."""
+    monkeypatch.setattr(search_sample, "PROBE", 5)
+    monkeypatch.setattr(search_sample, "WALK_BREAK_EVEN", break_even)
+
+
+def first_window_read(client, q):
+    """The page for `q`, and which ways its first window's matches were read: {"walked":
+    bool, "indexed": bool}, from PostgreSQL's account of running the counting query."""
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(URL, {"q": q})
+    sql = next(query["sql"] for query in queries if "WITH matches" in query["sql"])
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + sql)
+        plan = cursor.fetchone()[0][0]["Plan"]
+    read, nodes = {}, [plan]
+    while nodes:
+        node = nodes.pop()
+        nodes += node.get("Plans", [])
+        gate = node.get("One-Time Filter", "")
+        if "$" in gate:  # the probe's answer: NOT it gates the index's branch
+            way = "indexed" if gate.startswith("(NOT") else "walked"
+            read[way] = any(child["Actual Loops"] for child in node.get("Plans", []))
+    return response, read
+
+
+@pytest.mark.parametrize("q", ['"open source"', "open source"])
+def test_words_most_of_the_newest_claims_hold_are_found_by_walking_them(
+    client, open_source, cap, monkeypatch, q
+):
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite's full-text index hands its matches over newest first")
+    walk_the_first_window(monkeypatch)
+
+    response, read = first_window_read(client, q)
+
+    assert read == {"walked": True, "indexed": False}
+    assert ledger_count(response) == "5+"
+    assert type_counts(response) == {"evaluation": "2", "prediction": "2"}
+
+
+@pytest.mark.parametrize("q", ['"open source"', "open source"])
+def test_words_too_few_of_the_newest_claims_hold_are_found_from_the_index(
+    client, open_source, cap, monkeypatch, q
+):
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite's full-text index hands its matches over newest first")
+    # 4 of the newest 5 must match; 2 do.
+    walk_the_first_window(monkeypatch, break_even=search_sample.newest_id() / 2)
+
+    response, read = first_window_read(client, q)
+
+    assert read == {"walked": False, "indexed": True}
+    assert ledger_count(response) == "5+"
+    assert type_counts(response) == {"evaluation": "2", "prediction": "2"}
+
+
+def test_how_many_of_the_newest_claims_must_hold_the_words_falls_as_the_ledger_grows():
+    # Of the newest 1,000: 6.4% at a million claims ("open source", 3%, is read from the
+    # index), 2% at ten million (it is walked); a small ledger never walks, nor asks.
+    assert search_sample._walks_from(1_000_000) == 64
+    assert search_sample._walks_from(10_000_000) == 20
+    assert search_sample._walks_from(3_000) > search_sample.PROBE
