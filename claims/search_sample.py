@@ -20,8 +20,8 @@ hands over every claim holding them, whatever its window, and PostgreSQL builds 
 whole set before it keeps the window's share (301,314 claims for "open source" at ten
 million, 46 ms; 249,879 for a speaker's name, 89 ms). Walking the window's ids newest
 first and asking each claim reads about 1,001 / share claims instead (35 and 47 ms),
-which at a million claims costs more than the index (31 against 22 ms for "open
-source", 3% of the claims). The index's work grows with share × ledger, the walk's
+which at a million claims costs more than the index (28 against 18 ms for "open
+source", which 3% of the claims hold). The index's work grows with share × ledger, the walk's
 with 1 / share: the walk wins once share² × ledger passes WALK_BREAK_EVEN. The share is
 counted among the newest PROBE claims, the ones the walk would read first, in the same
 statement: PostgreSQL's estimates take words for unrelated, and cost its index too low.
