@@ -21,6 +21,7 @@ from django.db.models import CharField, Func, Max, QuerySet, Sum
 from django.db.models.functions import Coalesce, Greatest
 from django.http import Http404, HttpResponse
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.functional import cached_property
 
 from claims.listed_counts import ListedKind, listed_count
@@ -235,18 +236,35 @@ SITEMAPS = {
 }
 
 
-def index(request, sitemaps, **kwargs):
-    """Django's sitemap index, without the sections of topics or references while they
-    have nothing to list: the ledger's version, then a count per section."""
+@sitemap_views.x_robots_tag
+def index(request, sitemaps, sitemap_url_name):
+    """The sitemaps.org index of every page of every section, but topics' and
+    references' while they have nothing to list: the ledger's version, then a count per
+    section. Written directly, as section() writes its pages: Django's template took
+    5 ms to list the 215 pages of ten million claims' sections."""
     changed_at = current_version()[1]
-    sections = {}
+    origin = f"{request.scheme}://{get_current_site(request).domain}"
+    parts = [INDEX_OPEN]
     for name, section in sitemaps.items():
         section = section(changed_at) if issubclass(section, LedgerSitemap) else section()
         if isinstance(section, SubjectSitemap) and not section.paginator.count:
             continue
-        sections[name] = section
-    return sitemap_views.index(request, sections, **kwargs)
+        location = escape(origin + reverse(sitemap_url_name, kwargs={"section": name}))
+        stamp = ""
+        if lastmod := section.get_latest_lastmod():
+            # As Django's index writes it: ISO 8601, in the site's time zone.
+            stamp = f"<lastmod>{timezone.localtime(lastmod).isoformat()}</lastmod>"
+        for page in range(1, section.paginator.num_pages + 1):
+            address = location if page == 1 else f"{location}?p={page}"
+            parts.append(f"<sitemap><loc>{address}</loc>{stamp}</sitemap>\n")
+    parts.append("</sitemapindex>\n")
+    return HttpResponse("".join(parts), content_type="application/xml")
 
+
+INDEX_OPEN = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n'
+    '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+)
 
 URLSET_OPEN = (
     '<?xml version="1.0" encoding="UTF-8"?>\n'
