@@ -175,13 +175,12 @@ def tally(search, cap, sample, known_count=None, largest=None):
     if search.samples_by_air_date:
         newest = _newest_aired_kept if search.reads_kept_dates else _newest_aired
     names = [name for name in FACETS if name not in in_use]
-    newest_id = search_sample.newest_id() if search_sample.applies(search) else None
+    newest_id, walked = search_sample.windows_for(search)
     if known_count is None:
         # Without search text the count is taken apart from the sample (_pass).
         sample_claims = None
         if not chosen.get("q"):
             sample_claims = newest(search.without(None, shown=sample))[0]
-        walked = search.without(None, walked=True) if newest_id else None
         claims = newest(search.without(None))
         count, result.facets, oldest_sampled = _pass(
             claims, names, cap + 1, sample, sample_claims, newest_id, largest, walked

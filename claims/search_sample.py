@@ -63,6 +63,14 @@ def applies(search) -> bool:
     return len(groups) > 1 or any(term.is_phrase for group in groups for term in group)
 
 
+def windows_for(search):
+    """(the ledger's newest id, `search`'s matches found by walking) if its newest matches
+    are read from windows (applies()), else (None, None)."""
+    if not applies(search):
+        return None, None
+    return newest_id(), search.without(None, walked=True)
+
+
 def newest_id() -> int:
     return Claim.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
 
