@@ -9,11 +9,13 @@ import re
 
 import pytest
 from django.db import connection
+from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from claims import search_sample
 from claims.browse import ClaimSearch
+from claims.models import Claim
 from tests.claims.test_capped_counts import ledger_count
 from tests.factories import make_claim, make_episode
 
@@ -133,6 +135,7 @@ def walk_the_first_window(monkeypatch, break_even=1e-9):
     """The newest 5 claims probed (3 that don't match, then 2 that do), and the first
     window walked if at least ceil(5 * sqrt(break_even / the newest id)) of them match."""
     monkeypatch.setattr(search_sample, "PROBE", 5)
+    monkeypatch.setattr(search_sample, "MOST_COMMON_SHARE", 1)
     monkeypatch.setattr(search_sample, "WALK_BREAK_EVEN", break_even)
 
 
@@ -189,7 +192,15 @@ def test_words_too_few_of_the_newest_claims_hold_are_found_from_the_index(
 
 def test_how_many_of_the_newest_claims_must_hold_the_words_falls_as_the_ledger_grows():
     # Of the newest 1,000: 6.4% at a million claims ("open source", 3%, is read from the
-    # index), 2% at ten million (it is walked); a small ledger never walks, nor asks.
+    # index), 2% at ten million (it is walked); a small ledger never walks.
     assert search_sample._walks_from(1_000_000) == 64
     assert search_sample._walks_from(10_000_000) == 20
     assert search_sample._walks_from(3_000) > search_sample.PROBE
+
+
+@pytest.mark.parametrize(("newest_id", "probed"), [(1_000_000, False), (10_000_000, True)])
+def test_only_a_large_ledger_asks_how_many_of_its_newest_claims_hold_the_words(newest_id, probed):
+    claims = Claim.objects.filter(pk__gt=0)
+    sql, _ = search_sample.newest_matches_sql(claims, {"c_pk": F("pk")}, 6, newest_id, claims)
+
+    assert ("WITH dense" in sql) is probed
