@@ -72,7 +72,8 @@ def windows_for(search):
     are read from windows (applies()), else (None, None)."""
     if not applies(search):
         return None, None
-    return newest_id(), search.without(None, walked=True)
+    newest = newest_id()
+    return newest, search.without(None, walked=True) if _probed(newest) else None
 
 
 def newest_id() -> int:
@@ -91,8 +92,8 @@ def newest_matches_sql(claims, columns, limit, newest_id, walked=None):
     claims_sql, params = _compiled(claims, columns)
     branches = [(claims_sql, params, bounds) for bounds in _windows(newest_id)]
     dense, dense_params = "", ()
-    needed = _walks_from(newest_id)
-    if walked is not None and needed <= PROBE * MOST_COMMON_SHARE:
+    if walked is not None:
+        needed = _walks_from(newest_id)
         walked_sql, dense_params = _compiled(walked, columns)
         probed = f"SELECT 1 FROM ({walked_sql}) AS probe WHERE c_pk > {int(newest_id) - PROBE}"
         dense = f"WITH dense AS (SELECT COUNT(*) >= {needed} AS walks FROM ({probed}) AS found) "
@@ -111,6 +112,11 @@ def newest_matches_sql(claims, columns, limit, newest_id, walked=None):
 
 def _compiled(claims, columns):
     return claims.order_by().values(**columns).query.sql_with_params()
+
+
+def _probed(newest_id) -> bool:
+    """Whether words a twentieth of the claims hold would be walked (MOST_COMMON_SHARE)."""
+    return _walks_from(newest_id) <= PROBE * MOST_COMMON_SHARE
 
 
 def _walks_from(newest_id) -> int:
