@@ -6,8 +6,7 @@ those. At ten million claims that put a rare word at 19,608 claims where 7,000 h
 and the page of its newest matches walked the claims by air date for 31 ms, expecting
 to meet one soon. With ten thousand words sampled (9,188 at a million claims) it expects
 720 claims to hold "quokka", which 729 do. ANALYZE then reads 300,000 claims, not 30,000
-(13 s at a million claims, whatever the ledger's size past that), and planning a search
-takes about 0.2 ms longer.
+(15 s at a million claims), and planning a search takes about 0.2 ms longer.
 """
 
 from django.db import migrations
