@@ -21,8 +21,8 @@ whole set before it keeps the window's share (301,314 claims for "open source" a
 million, 46 ms; 249,879 for a speaker's name, 89 ms). Walking the window's ids newest
 first and asking each claim reads about 1,001 / share claims instead (35 and 47 ms),
 which at a million claims costs more than the index (28 against 18 ms for "open
-source", which 3% of the claims hold). The index's work grows with share × ledger, the walk's
-with 1 / share: the walk wins once share² × ledger passes WALK_BREAK_EVEN. The share is
+source", which 3% of the claims hold). The index's work grows with share × ledger, the
+walk's with 1 / share: the walk wins once share² × ledger passes WALK_BREAK_EVEN. The share is
 counted among the newest PROBE claims, the ones the walk would read first, in the same
 statement: PostgreSQL's estimates take words for unrelated, and cost its index too low.
 """
@@ -94,12 +94,13 @@ def newest_matches_sql(claims, columns, limit, newest_id, walked=None):
     dense, dense_params = "", ()
     if walked is not None:
         needed = _walks_from(newest_id)
-        walked_sql, dense_params = _compiled(walked, columns)
-        probed = f"SELECT 1 FROM ({walked_sql}) AS probe WHERE c_pk > {int(newest_id) - PROBE}"
-        dense = f"WITH dense AS (SELECT COUNT(*) >= {needed} AS walks FROM ({probed}) AS found) "
+        walked_sql, walked_params = _compiled(walked, columns)
+        newest = f"SELECT 1 FROM ({walked_sql}) AS probe WHERE c_pk > {int(newest_id) - PROBE}"
+        dense = f"WITH dense AS (SELECT COUNT(*) >= {needed} AS walks FROM ({newest}) AS found) "
+        dense_params = walked_params  # the probe asks the newest claims as the walk does
         first = branches[0][2]
         branches[:1] = [
-            (walked_sql, dense_params, f"{first} AND (SELECT walks FROM dense)"),
+            (walked_sql, walked_params, f"{first} AND (SELECT walks FROM dense)"),
             (claims_sql, params, f"{first} AND NOT (SELECT walks FROM dense)"),
         ]
     newest_sql = " UNION ALL ".join(
