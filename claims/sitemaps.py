@@ -28,7 +28,6 @@ from claims.listed_counts import ListedKind, listed_count
 from claims.models import Claim, Reference, Topic
 from claims.public_record import public_claim_total
 from episodes.models import Episode, Podcast, Speaker
-from ledger.models import current_version
 
 # sitemaps.org allows 50,000 addresses per sitemap file.
 URLS_PER_SITEMAP = 50_000
@@ -239,10 +238,11 @@ SITEMAPS = {
 @sitemap_views.x_robots_tag
 def index(request, sitemaps, sitemap_url_name):
     """The sitemaps.org index of every page of every section, but topics' and
-    references' while they have nothing to list: the ledger's version, then a count per
-    section. Written directly, as section() writes its pages: Django's template took
-    5 ms to list 220 pages of sections, about as many as ten million claims fill."""
-    changed_at = current_version()[1]
+    references' while they have nothing to list: a count per section, each section's
+    lastmod the ledger's version the page cache read for this page's ETag. Written
+    directly, as section() writes its pages: Django's template took 5 ms to list 220
+    pages of sections, about as many as ten million claims fill."""
+    changed_at = request.public_page.changed_at
     origin = f"{request.scheme}://{get_current_site(request).domain}"
     parts = [INDEX_OPEN]
     for name, section in sitemaps.items():

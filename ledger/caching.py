@@ -146,6 +146,7 @@ class PublicPageCacheMiddleware:
         # starts a new version of every page.
         today = timezone.localdate()
         page = request.public_page
+        page.changed_at = changed_at
         page.etag = quote_etag(f"ledger-{number}-{changed_at.timestamp():.6f}-{today:%Y%m%d}")
         midnight = timezone.make_aware(datetime.datetime.combine(today, datetime.time()))
         # Whole seconds, as HTTP dates carry them: compared with microseconds, a
@@ -193,6 +194,8 @@ class PublicPage:
 
     etag: str = ""
     last_modified: int = 0
+    # When the ledger last changed, as the ETag names it: the sitemap index's lastmod.
+    changed_at: datetime.datetime | None = None
     # Set when the page is to be rendered and then stored under this key.
     cache_key: str | None = None
 
