@@ -68,3 +68,12 @@ class CappedPaginator(Paginator):
 def page_of(request, queryset, per_page):
     """The requested page; a malformed or out-of-range ?page= gets the nearest real page."""
     return Paginator(queryset, per_page).get_page(request.GET.get("page"))
+
+
+def parsed_page_number(raw: int | str | None) -> int | None:
+    """`raw` as a page number (1 or more), or None."""
+    try:
+        number = int(raw)
+    except (TypeError, ValueError):
+        return None
+    return number if number >= 1 else None

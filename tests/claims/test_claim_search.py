@@ -172,6 +172,44 @@ def test_past_the_cap_a_search_is_shown_newest_first(ledger, monkeypatch):
     assert excerpts(found.ordered())[0] == "Rates will rise again."
 
 
+def test_past_the_cap_the_newest_aired_come_first_after_an_episode_is_redated(ledger, monkeypatch):
+    monkeypatch.setattr(ClaimSearch, "search_count_cap", 2)
+    monkeypatch.setattr(ClaimSearch, "facet_sample", 2)
+    march = ledger["march"]
+    march.air_date = "2026-05-01"
+    march.save()
+
+    assert excerpts(searched("q=rates").ordered()) == [
+        "Rates, rates and rates will fall.",
+        "Rates are too high.",
+        "Rates will rise again.",
+    ]
+
+
+def test_past_the_cap_postgresql_reads_a_page_of_matches_without_their_episodes(
+    ledger, monkeypatch
+):
+    # By the date each claim keeps of its episode: a rare word's matches are sorted
+    # and a common word's walk the claims' index of dates, where PostgreSQL walked
+    # the episodes newest first looking for a rare word's (31 ms at ten million).
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite's newest pages are read from the newest ids (newest_page)")
+    monkeypatch.setattr(ClaimSearch, "search_count_cap", 2)
+    monkeypatch.setattr(ClaimSearch, "facet_sample", 2)
+
+    with CaptureQueriesContext(connection) as queries:
+        page = searched("q=rates").page(1)
+
+    assert excerpts(page.object_list)[0] == "Rates will rise again."
+    ids = [
+        q["sql"]
+        for q in queries.captured_queries
+        if q["sql"].startswith('SELECT "claims_claim"."id" AS "pk"') and "@@" in q["sql"]
+    ]
+    assert len(ids) == 1
+    assert "episodes_episode" not in ids[0]
+
+
 def test_search_text_is_counted_to_its_own_cap_and_filters_to_the_paginators(ledger, monkeypatch):
     monkeypatch.setattr(CappedPaginator, "cap", 2)
     monkeypatch.setattr(ClaimSearch, "search_count_cap", 1)
