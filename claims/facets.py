@@ -23,8 +23,9 @@ the claims table hand over in that order (PostgreSQL's full-text index does not:
 claims.search_sample); but with a range of air dates or a podcast and
 no search text, most recently aired, so that the walk stays inside the range or the
 show's episodes: walked by id, the claims aired in 2020 lay behind half a million
-others (PostgreSQL, 373 ms). On PostgreSQL a range of dates with search text, too
-(ClaimSearch.samples_by_air_date).
+others (PostgreSQL, 373 ms). On PostgreSQL a search too, with a range of dates or for
+one word (ClaimSearch.samples_by_air_date): its first claims are then those of the first
+pages shown newest first, and come back with the counts (Tally.newest_ids).
 """
 
 import functools
@@ -37,7 +38,7 @@ from django.db.models import Case, CharField, F, Value, When
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
-from claims import search, search_sample
+from claims import facet_lookups, search, search_sample
 from claims.choices import Due, Resolution
 from claims.models import Attribution, Claim, ClaimType, Topic
 from claims.pagination import Exactly, capped
@@ -110,6 +111,10 @@ FACETS = {
 }
 
 
+# The first five pages of twenty: deeper pages read the matches again.
+NEWEST_IDS = 100
+
+
 @dataclass
 class Tally:
     count: int = Exactly(0)
@@ -121,6 +126,10 @@ class Tally:
     # (None otherwise): the ids from it up are those of the `sample` newest
     # (claims.newest_page).
     oldest_sampled: int | None = None
+    # The ids of the sample's first NEWEST_IDS claims, newest first, when a search's
+    # sample is taken by air date (ClaimSearch.samples_by_air_date): those of the first
+    # pages it shows newest first, read with the count (None otherwise).
+    newest_ids: list[int] | None = None
 
     def for_template(self, chosen_types, chosen_records, size):
         """Types as (type, count, chosen) in the order types are defined, with every
@@ -171,25 +180,24 @@ def tally(search, cap, sample, known_count=None, largest=None):
     chosen = search.chosen
     in_use = [name for name in FACETS if chosen.get(name)]
     result = Tally()
-    newest = _newest_added
-    if search.samples_by_air_date:
-        newest = _newest_aired_kept if search.reads_kept_dates else _newest_aired
+    newest = _newest_for(search)
     names = [name for name in FACETS if name not in in_use]
     newest_id, walked = search_sample.windows_for(search)
+    keeps_newest = bool(chosen.get("q")) and search.samples_by_air_date
     if known_count is None:
         # Without search text the count is taken apart from the sample (_pass).
         sample_claims = None
         if not chosen.get("q"):
             sample_claims = newest(search.without(None, shown=sample))[0]
         claims = newest(search.without(None))
-        count, result.facets, oldest_sampled = _pass(
-            claims, names, cap + 1, sample, sample_claims, newest_id, largest, walked
+        count, result.facets, oldest_sampled, result.newest_ids = _pass(
+            claims, names, cap + 1, sample, sample_claims, newest_id, largest, walked, keeps_newest
         )
         found = count
     else:
         newest_claims = newest(search.without(None, shown=sample + 1))
-        found, result.facets, oldest_sampled = _pass(
-            newest_claims, names, sample + 1, sample, largest=largest
+        found, result.facets, oldest_sampled, result.newest_ids = _pass(
+            newest_claims, names, sample + 1, sample, largest=largest, keeps_newest=keeps_newest
         )
         count = known_count
     result.count = capped(count, cap)
@@ -198,15 +206,28 @@ def tally(search, cap, sample, known_count=None, largest=None):
     if result.sampled:
         result.oldest_sampled = oldest_sampled
     for name in in_use:
-        claims = search.without(name, shown=sample + 1)
-        if FACETS[name].condition:
-            # Only claims it can count, so that its sample is all countable claims.
-            column, value = FACETS[name].condition
-            claims = claims.filter(**{column: value})
-        matches, counted, _ = _pass(newest(claims), [name], sample + 1, sample, newest_id=newest_id)
+        claims = newest(_countable(search, name, sample + 1))
+        matches, counted, *_ = _pass(claims, [name], sample + 1, sample, newest_id=newest_id)
         result.facets.update(counted)
         result.sampled |= matches > sample
     return result
+
+
+def _newest_for(search):
+    """How `search`'s claims are taken newest first (module docstring)."""
+    if not search.samples_by_air_date:
+        return _newest_added
+    return _newest_aired_kept if search.reads_kept_dates else _newest_aired
+
+
+def _countable(search, name, shown):
+    """The claims every filter of `search` but `name` allows that its facet can count:
+    only those, so that its sample is all countable claims."""
+    claims = search.without(name, shown=shown)
+    if FACETS[name].condition:
+        column, value = FACETS[name].condition
+        claims = claims.filter(**{column: value})
+    return claims
 
 
 def _newest_added(claims):
@@ -235,17 +256,24 @@ def _newest_aired_kept(claims):
 
 
 def _pass(
-    newest, names, limit, sample, sample_claims=None, newest_id=None, largest=None, walked=None
+    newest,
+    names,
+    limit,
+    sample,
+    sample_claims=None,
+    newest_id=None,
+    largest=None,
+    walked=None,
+    keeps_newest=False,
 ):
-    """(matches up to `limit`, {facet: rows}, the sample's smallest id) for `newest`:
-    claims, newest first, with the columns that order them and that order (from
-    _newest_added or _newest_aired), in one query. `sample_claims`, if given, are the
-    same claims in the same order, found the way that reads a few cheapest, for the
-    sample;
-    `newest_id`, if given, is the ledger's highest id: a PostgreSQL search's matches
-    are then read from windows below it (claims.search_sample), the first perhaps from
-    `walked`, the same claims asked one by one; `largest`, if given, how
-    many rows of each facet of records come back, the largest.
+    """(matches up to `limit`, {facet: rows}, the sample's smallest id, the ids of its
+    first NEWEST_IDS claims if `keeps_newest`, else None) for `newest`: claims, newest
+    first, with the columns that order them and that order (_newest_for), in one query.
+    `sample_claims`, if given, are the same claims in the same order, found the way that
+    reads a few cheapest, for the sample; `newest_id`, if given, is the ledger's highest
+    id: a PostgreSQL search's matches are then read from windows below it
+    (claims.search_sample), the first perhaps from `walked`, the same claims asked one
+    by one; `largest`, if given, how many rows of each facet of records come back.
 
     Built as plain SQL around the ORM's query: the facets share one sample
     (a CTE, read once), which the ORM can't express, and the SQLite search's
@@ -266,23 +294,33 @@ def _pass(
             claims, columns, order, limit, sample, sample_claims, newest_id, walked
         )
     except EmptyResultSet:  # .none(), e.g. a search of stop words only
-        return 0, empty, None
-    sql, facet_params = _facets_sql(connection, names, largest)
+        return 0, empty, None, None
+    sql, facet_params = _facets_sql(connection, names, largest, order if keeps_newest else None)
     with connection.cursor() as cursor:
         cursor.execute(
             f"WITH matches AS ({matches_sql}), sample AS ({sample_sql}) {sql}",
             [*params, *facet_params],
         )
         rows = cursor.fetchall()
-    facets, totals = empty, {}
+    facets, totals, placed = _read(rows, empty)
+    newest_ids = [pk for _, pk in sorted(placed)] if keeps_newest else None
+    return totals["matches"], facets, totals["oldest_sampled"], newest_ids
+
+
+def _read(rows, facets):
+    """({facet: rows} largest first, {"matches"|"oldest_sampled": n}, [(place, id)] of the
+    newest) from a pass's rows, into `facets`: {name: []} for each facet counted."""
+    totals, placed = {}, []
     for name, value, label, n in rows:
         if name in FACETS:
             facets[name].append((value, label, n) if FACETS[name].labelled_by else (value, n))
-        else:  # "matches" and "oldest_sampled"
+        elif name == "newest":
+            placed.append((int(value), n))
+        else:
             totals[name] = n
-    for rows in facets.values():
-        rows.sort(key=lambda row: (-row[-1], *row[:-1]))
-    return totals["matches"], facets, totals["oldest_sampled"]
+    for counted in facets.values():
+        counted.sort(key=lambda row: (-row[-1], *row[:-1]))
+    return facets, totals, placed
 
 
 def _matches_and_sample_sql(
@@ -311,10 +349,12 @@ def _matches_and_sample_sql(
     return matches_sql, f"SELECT * FROM matches ORDER BY {order} LIMIT {int(sample)}", params
 
 
-def _facets_sql(connection, names, largest=None):
+def _facets_sql(connection, names, largest=None, newest_order=None):
     """The SQL after the matches' and the sample's CTEs: each facet's counts among the
     sample (of a facet of records, the `largest` largest if given, in the order
-    Tally.for_template shows them), the matches' count and the sample's smallest id."""
+    Tally.for_template shows them), the matches' count, the sample's smallest id and, if
+    `newest_order` is given, the ids of its first NEWEST_IDS claims in that order, each
+    with its place (as text, since the places share a column with the facets' values)."""
     params, parts = [], []
     for name in names:
         facet, where = FACETS[name], f" WHERE c_{name} IS NOT NULL"
@@ -324,9 +364,9 @@ def _facets_sql(connection, names, largest=None):
             params.append(value)
         grouped = f"SELECT c_{name} AS value, COUNT(*) AS n FROM sample{where} GROUP BY c_{name}"
         if facet.by_way_of:
-            grouped = _by_way_of_sql(connection, name, where, *facet.by_way_of)
+            grouped = facet_lookups.by_way_of_sql(connection, name, where, *facet.by_way_of)
         if facet.through:
-            grouped = _through_sql(connection, *facet.through)
+            grouped = facet_lookups.through_sql(connection, *facet.through)
         if facet.labelled_by:
             table = connection.ops.quote_name(facet.labelled_by._meta.db_table)
             labelled = (
@@ -346,43 +386,10 @@ def _facets_sql(connection, names, largest=None):
             parts.append(f"SELECT '{name}', value, NULL, n FROM ({grouped}) AS grouped")
     parts.append("SELECT 'matches', NULL, NULL, COUNT(*) FROM matches")
     parts.append("SELECT 'oldest_sampled', NULL, NULL, MIN(c_pk) FROM sample")
-    return " UNION ALL ".join(parts), params
-
-
-def _by_way_of_sql(connection, name, where, model, field_name):
-    """Each value's count among the sample's claims, read from the record each names:
-    the sample counted by record first, so that each record is read once (the newest
-    thousand claims come from a few dozen episodes, which were read once a claim)."""
-    table = connection.ops.quote_name(model._meta.db_table)
-    value = connection.ops.quote_name(model._meta.get_field(field_name).column)
-    per_record = f"SELECT c_{name}, COUNT(*) AS n FROM sample{where} GROUP BY c_{name}"
-    way = _looked_up_per_claim(connection, table, "id", f"counted.c_{name}", value, "way")
-    return (
-        f"SELECT way.{value} AS value, CAST(SUM(counted.n) AS INTEGER) AS n "
-        f"FROM ({per_record}) AS counted {way} GROUP BY way.{value}"
-    )
-
-
-def _through_sql(connection, through, field_name):
-    """Each record's count among the sample's claims, through a many-to-many table."""
-    table = connection.ops.quote_name(through._meta.db_table)
-    claim = connection.ops.quote_name(through._meta.get_field("claim").column)
-    value = connection.ops.quote_name(through._meta.get_field(field_name).column)
-    links = _looked_up_per_claim(connection, table, claim, "sample.c_pk", value, "link")
-    return f"SELECT link.{value} AS value, COUNT(*) AS n FROM sample {links} GROUP BY link.{value}"
-
-
-def _looked_up_per_claim(connection, table, key, column, value, alias):
-    """`table` joined to the rows before it on `key` = `column`, a row at a time.
-
-    Joined plainly, a planner read the whole table to find the sample's thousand rows:
-    PostgreSQL every topic link in the ledger (535,000 at a million claims), either
-    database every episode. SQLite keeps a CROSS JOIN's tables in the order written; on
-    PostgreSQL, OFFSET 0 keeps the lateral lookup from being turned back into that join.
-    """
-    if connection.vendor == "postgresql":
-        return (
-            f"CROSS JOIN LATERAL (SELECT {value} FROM {table} "
-            f"WHERE {key} = {column} OFFSET 0) AS {alias}"
+    if newest_order:
+        placed = f"SELECT c_pk, ROW_NUMBER() OVER (ORDER BY {newest_order}) AS place FROM sample"
+        parts.append(
+            f"SELECT 'newest', CAST(place AS TEXT), NULL, c_pk FROM ({placed}) AS placed "
+            f"WHERE place <= {NEWEST_IDS}"
         )
-    return f"CROSS JOIN {table} AS {alias} ON {alias}.{key} = {column}"
+    return " UNION ALL ".join(parts), params

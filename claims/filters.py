@@ -7,6 +7,7 @@ from django.utils.text import Truncator
 from claims.choices import Due, Resolution
 from claims.models import Attribution, Claim, ClaimType, Topic
 from claims.predictions import due_q
+from claims.search import MAX_QUERY_LENGTH
 from claims.topics import tagged
 from episodes.models import Episode, Podcast
 
@@ -164,3 +165,29 @@ def valid_filters(data: QueryDict, queryset) -> tuple[ClaimFilter, list[str]]:
         filters = ClaimFilter(data, queryset=queryset)
         filters.is_valid()  # what is left is valid; this fills form.cleaned_data
     return filters, problems
+
+
+def query_problems(query) -> list[str]:
+    """What a reader is told about their search text (a claims.search.ParsedQuery): cut
+    short, or with nothing left to look for."""
+    problems = []
+    if query.truncated:
+        problems.append(
+            f"Your search was long, so only its first {MAX_QUERY_LENGTH} characters were used."
+        )
+    if query.text and not query.is_searchable:
+        if query.dropped_stop_words:
+            problems.append(
+                f"{query.in_quotes} is too common to search: it holds only words like “the” "
+                "or “and”. Try a more specific word."
+            )
+        elif query.excluded:
+            problems.append(
+                "A search needs at least one word to look for: -word only leaves words out. "
+                "Try a more specific word."
+            )
+        else:
+            problems.append(
+                f"{query.in_quotes} has no words to look for. Try a more specific word."
+            )
+    return problems

@@ -63,7 +63,13 @@ def applies(search) -> bool:
     if search.samples_by_air_date:
         # Its newest are the most recently aired, which windows of ids can't hold.
         return False
-    groups = search.query.groups
+    return words_together(search.query)
+
+
+def words_together(query) -> bool:
+    """Whether a ParsedQuery asks for words together: a phrase, or several words that
+    must all appear."""
+    groups = query.groups
     return len(groups) > 1 or any(term.is_phrase for group in groups for term in group)
 
 
