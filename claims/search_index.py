@@ -68,6 +68,15 @@ POSTGRES_TRIGRAM_INDEXES = (
     "CREATE INDEX IF NOT EXISTS speaker_name_trgm "
     "ON episodes_speaker USING gin (UPPER(name) gin_trgm_ops)",
 )
+# How many titles and names PostgreSQL's statistics sample for those indexes. It judges
+# how many titles hold a word by how many of its sample do: of a hundred, one that held
+# "zeppelin" made it one title in a hundred (800 of 81,703 at three million claims, where
+# 6 do), and the episodes were walked newest first looking for five (42,000, 35 ms).
+TRIGRAM_STATISTICS = {
+    "episode_title_trgm": "episodes_episode",
+    "speaker_name_trgm": "episodes_speaker",
+}
+TRIGRAM_STATISTICS_TARGET = 1000
 
 
 def _sqlite_fts_table(name, content, columns, tokenize):
@@ -233,12 +242,29 @@ def _install_postgres(connection):
         cursor.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
         for index in POSTGRES_TRIGRAM_INDEXES:
             cursor.execute(index)
+        _sample_trigram_statistics(cursor)
         if missing or changed:
             # Claims written before the trigger existed, or indexed the old way, get
             # their vector now (about five minutes a million claims). Last: inside a
             # transaction, the update's pending trigger events would forbid creating an
             # index on the table.
             cursor.execute("UPDATE claims_claim SET excerpt = excerpt")
+
+
+def _sample_trigram_statistics(cursor):
+    """Set TRIGRAM_STATISTICS_TARGET on the trigram indexes where it is not yet set, and
+    gather their statistics again (a second or so for a quarter of a million episodes)."""
+    cursor.execute(
+        "SELECT index.relname FROM pg_class AS index JOIN pg_attribute AS expression "
+        "ON expression.attrelid = index.oid AND expression.attnum = 1 "
+        "WHERE index.relname = ANY(%s) AND expression.attstattarget <> %s",
+        [list(TRIGRAM_STATISTICS), TRIGRAM_STATISTICS_TARGET],
+    )
+    for (index,) in cursor.fetchall():
+        cursor.execute(
+            f"ALTER INDEX {index} ALTER COLUMN 1 SET STATISTICS {TRIGRAM_STATISTICS_TARGET}"
+        )
+        cursor.execute(f"ANALYZE {TRIGRAM_STATISTICS[index]}")
 
 
 def _install_sqlite(connection):
