@@ -25,7 +25,7 @@ from django.utils.functional import cached_property
 from django.utils.text import Truncator
 
 from claims import newest_page, pagination, search, search_sample
-from claims.facets import NEWEST_IDS, tally
+from claims.facets import tally
 from claims.filters import ClaimFilter, Ordering, query_problems, valid_filters
 from claims.models import Claim, ClaimType
 from claims.pagination import SEARCH_COUNT_CAP, AtLeast, CappedPaginator, Exactly
@@ -260,9 +260,10 @@ class ClaimSearch:
         the matches are not read again, which took a rare word's 7,000 at ten million
         claims 14 ms. A common word's first pages on SQLite come from the newest claims.
         """
-        sampled = self._newest_sampled(shown)
-        if sampled is not None:
-            return sampled
+        if self.ordering == Ordering.NEWEST:
+            sampled = self._tally.first_newest(shown)
+            if sampled is not None:
+                return sampled
         if newest_page.applies(self, shown):
             ids = newest_page.first_ids(self, shown)
             if ids is not None:
@@ -270,15 +271,6 @@ class ClaimSearch:
         if self._ranking_asked:
             return self._in_order(shown=shown).values_list("pk", flat=True)
         return None
-
-    def _newest_sampled(self, shown: int) -> list[int] | None:
-        """The ids of the first `shown` claims newest first, from the facets' sample, if
-        it holds them (Tally.newest_ids)."""
-        ids = self._tally.newest_ids
-        if ids is None or self.ordering != Ordering.NEWEST:
-            return None
-        every_match = not self._tally.sampled and len(ids) < NEWEST_IDS
-        return ids[:shown] if shown <= len(ids) or every_match else None
 
     def _page_problems(self) -> list[str]:
         raw = self.params.get("page")

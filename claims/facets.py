@@ -122,14 +122,19 @@ class Tally:
     facets: dict = field(default_factory=dict)
     # True when some facet counted a sample rather than every match
     sampled: bool = False
-    # The smallest id in the sample of the claims shown, when more match than it holds
-    # (None otherwise): the ids from it up are those of the `sample` newest
-    # (claims.newest_page).
+    # The smallest id in the sample of the claims shown, when more match than it holds,
+    # else None: the ids from it up are the `sample` newest (claims.newest_page).
     oldest_sampled: int | None = None
     # The ids of the sample's first NEWEST_IDS claims, newest first, when a search's
-    # sample is taken by air date (ClaimSearch.samples_by_air_date): those of the first
-    # pages it shows newest first, read with the count (None otherwise).
+    # sample is taken by air date (ClaimSearch.samples_by_air_date), else None.
     newest_ids: list[int] | None = None
+
+    def first_newest(self, shown: int) -> list[int] | None:
+        """The first `shown` ids newest first, if newest_ids holds them (it holds every
+        match when the sample is short of both), else None."""
+        ids = self.newest_ids or []
+        every_match = self.newest_ids is not None and not self.sampled and len(ids) < NEWEST_IDS
+        return ids[:shown] if shown <= len(ids) or every_match else None
 
     def for_template(self, chosen_types, chosen_records, size):
         """Types as (type, count, chosen) in the order types are defined, with every

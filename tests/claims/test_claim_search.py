@@ -253,7 +253,6 @@ def test_pages_deeper_than_the_sample_keeps_are_the_same_claims(ledger, monkeypa
     # The sample keeps the ids of its first claim only: the second page reads the
     # matches again.
     monkeypatch.setattr(facets, "NEWEST_IDS", 1)
-    monkeypatch.setattr(browse, "NEWEST_IDS", 1)
     newest_first = excerpts(searched("q=rates").ordered())
 
     page = searched("q=rates").page(number, per_page=1)
