@@ -60,9 +60,6 @@ class Facet:
     # names the record). Joined to the sample, not to the matches, so that a claim
     # with two topics is still one match and one of each other facet's counts.
     through: tuple | None = None
-    # The column names a record of another table, whose field (model, field name) is
-    # the value: looked up for the sample's claims only, not joined to every match.
-    by_way_of: tuple | None = None
 
     def expression(self, connection):
         if not callable(self.column):
@@ -100,9 +97,9 @@ def in_a_contradiction(today):
 FACETS = {
     "type": Facet("type"),
     "speaker": Facet("speaker_id", Speaker, condition=("attribution", Attribution.IDENTIFIED)),
-    # By way of the episode: the public gate is read on the claims table (public_q), so a
-    # search's matches need no episode; only the sample's thousand are looked up.
-    "podcast": Facet("episode_id", Podcast, by_way_of=(Episode, "podcast")),
+    # By the podcast each claim keeps of its episode: looked up by way of the episode, a
+    # rare word's 700 claims read 530 episodes (PostgreSQL, 2.5 ms).
+    "podcast": Facet("podcast_id", Podcast),
     "attribution": Facet("attribution"),
     "resolution": Facet("resolution", condition=PREDICTIONS_ONLY),
     "due": Facet(due_from, condition=PREDICTIONS_ONLY),
@@ -368,8 +365,6 @@ def _facets_sql(connection, names, largest=None, newest_order=None):
             where += f" AND c_{column} = %s"
             params.append(value)
         grouped = f"SELECT c_{name} AS value, COUNT(*) AS n FROM sample{where} GROUP BY c_{name}"
-        if facet.by_way_of:
-            grouped = facet_lookups.by_way_of_sql(connection, name, where, *facet.by_way_of)
         if facet.through:
             grouped = facet_lookups.through_sql(connection, *facet.through)
         if facet.labelled_by:

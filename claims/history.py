@@ -55,6 +55,7 @@ DERIVED_FIELDS = (
     "timestamp_from_transcript",
     "air_date",
     "episode_published",
+    "podcast_id",
 )
 
 

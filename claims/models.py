@@ -106,11 +106,12 @@ class Claim(predictions.PredictionFields, KeptContradiction, PublicHistory, mode
     # transcript's text, kept with the check, so its context is a slice, not a search.
     transcript_start = models.PositiveIntegerField(null=True, blank=True, editable=False)
     transcript_end = models.PositiveIntegerField(null=True, blank=True, editable=False)
-    # Its episode's air date and whether it is published, kept (refresh_derived_fields(),
-    # claims.counters) for the listings' indexes and a public gate on this table alone.
-    # Null only until migrated: NOT NULL would make SQLite copy the whole claims table.
+    # Its episode's air date, whether it is published and its podcast, kept (refresh_derived_
+    # fields(), claims.counters) for the listings' indexes, a public gate on this table alone
+    # and the podcasts' facet. Null only until migrated: NOT NULL makes SQLite copy the table.
     air_date = models.DateField(null=True, editable=False)
     episode_published = models.BooleanField(null=True, editable=False)
+    podcast_id = models.IntegerField(null=True, editable=False)
     retraction_reason = models.TextField(
         blank=True,
         help_text="Why the claim was retracted. Its permalink shows this instead of the excerpt.",
@@ -274,8 +275,7 @@ class Claim(predictions.PredictionFields, KeptContradiction, PublicHistory, mode
         self._stored = {**change.after, "timestamp": self.timestamp}
 
     def get_absolute_url(self):
-        # The permalink nests under its episode's page (see claims/urls.py): built on
-        # the episode's URL, a page of one episode's claims reverses once, not per claim.
+        # Under its episode's URL (claims/urls.py): one episode's claims reverse it once.
         return f"{self.episode.get_absolute_url()}claims/{self.number}/"
 
     def delete(self, *args, **kwargs):
@@ -296,6 +296,7 @@ class Claim(predictions.PredictionFields, KeptContradiction, PublicHistory, mode
         self.search_context = self.compose_search_context()
         self.air_date = self.episode.air_date
         self.episode_published = self.episode.status == Status.PUBLISHED
+        self.podcast_id = self.episode.podcast_id
         self.verification, span = verbatim.check_and_locate(
             self.excerpt, self.episode.transcript_text
         )
@@ -315,8 +316,7 @@ class Claim(predictions.PredictionFields, KeptContradiction, PublicHistory, mode
     public_q = staticmethod(public_q)
 
     def unique_error_message(self, model_class, unique_check):
-        # Said in the ledger's words, with the way out, instead of "Claim with this
-        # Episode and Number already exists."
+        # Not "Claim with this Episode and Number already exists.": ours, with the way out.
         if tuple(unique_check) != ("episode", "number") or self.episode_id is None:
             return super().unique_error_message(model_class, unique_check)
         free = Claim.objects.filter(episode=self.episode_id).next_number()

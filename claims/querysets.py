@@ -219,20 +219,22 @@ class ClaimQuerySet(RecordQuerySet):
         return self.order_by("-air_date", "episode_id", "number")
 
     def follow_episodes(self) -> int:
-        """Copy onto these claims their episodes' air dates and whether they are published,
-        in one UPDATE: after an episode's date or status changed (claims.signals,
-        claims.counters) or to repair them (manage.py recount)."""
+        """Copy onto these claims their episodes' air dates, podcasts and whether they are
+        published, in one UPDATE: after an episode's date, podcast or status changed
+        (claims.signals, claims.counters) or to repair them (manage.py recount)."""
         episodes = Episode.objects.filter(pk=OuterRef("episode_id"))
         return self.update(
             air_date=Subquery(episodes.values("air_date")),
+            podcast_id=Subquery(episodes.values("podcast_id")),
             episode_published=Exists(episodes.filter(Episode.public_q())),
         )
 
     def astray_from_episodes(self) -> "ClaimQuerySet":
-        """Claims whose copies of their episode's air date or status differ from it."""
+        """Claims whose copies of their episode's air date, podcast or status differ from it."""
         episode_public = Episode.public_q(prefix="episode__")
         return self.filter(
             ~Q(air_date=F("episode__air_date"))
+            | ~Q(podcast_id=F("episode__podcast_id"))
             | (episode_public & ~Q(episode_published=True))
             | (~episode_public & ~Q(episode_published=False))
         )

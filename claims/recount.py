@@ -49,7 +49,7 @@ def recount_everything(batch=2000) -> Counter:
     # First what the counts read: claims keep their episode's air date and status, and
     # appearances its air date (one UPDATE each, of those that differ), and links what
     # they keep of their claims.
-    fixed["claims' episode dates and statuses"] += (
+    fixed["claims' episode dates, podcasts and statuses"] += (
         Claim.objects.astray_from_episodes().follow_episodes()
     )
     fixed["appearances' air dates"] += Appearance.objects.exclude(

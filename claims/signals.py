@@ -76,10 +76,12 @@ def episode_saved(sender, instance: Episode, created: bool, raw: bool = False, *
         if instance.has_changed("title"):
             # A retitled episode must be found under its new title.
             claims.refresh_search_context()
+        if instance.has_changed("air_date") or instance.has_changed("podcast_id"):
+            # What its claims keep of it: their listings' dates, the podcasts' facet.
+            claims.follow_episodes()
         if instance.has_changed("air_date"):
             # Speakers' and references' pages list its claims by air date, and speakers'
             # pages their appearances and the moves their claims' links tell.
-            claims.follow_episodes()
             instance.appearances.date_from_episodes()
             links = ClaimLink.objects.touching_episodes([instance])
             counters.recount_speakers(links.refresh_kept()[1])

@@ -342,6 +342,7 @@ class Plan:
             "episode_id": episode.pk,
             "air_date": episode.air_date,
             "episode_published": episode.status == Status.PUBLISHED,
+            "podcast_id": episode.podcast_id,
             "number": number,
             "type": CLAIM_TYPES[pick(rng, TYPE_WEIGHTS)],
             "excerpt": excerpt,

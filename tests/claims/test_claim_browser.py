@@ -239,6 +239,20 @@ def test_the_podcast_facet_counts_the_claims_of_all_its_episodes(client, db):
     assert all(type(count) is int for _slug, _name, count in facets["podcast"])
 
 
+def test_an_episode_moved_to_another_podcast_is_counted_by_that_podcast_in_its_facet(client, db):
+    moved = make_episode(podcast=make_podcast(name="Old Show", slug="old-show"))
+    make_claim(moved)
+    make_claim(moved)
+    make_claim(make_episode(podcast=moved.podcast))
+
+    moved.podcast = make_podcast(name="New Show", slug="new-show")
+    moved.save()
+
+    for search in ({}, {"q": "exact excerpt"}):
+        facets = client.get(URL, search).context["search"].facets
+        assert facets["podcast"] == [("new-show", "New Show", 2), ("old-show", "Old Show", 1)]
+
+
 def test_a_chosen_podcast_stays_in_its_facet_past_the_twelve(client, fourteen_podcasts):
     response = client.get(URL, {"podcast": "show-01"})
 

@@ -60,7 +60,7 @@ def kept_counts():
         counted(Reference, counters.REFERENCE_COUNTS),
         counted(ClaimReference, recount.NAMING_PLACES),
         prediction_counts(),
-        counted(Claim, ["air_date", "episode_published"]),
+        counted(Claim, ["air_date", "episode_published", "podcast_id"]),
         counted(ClaimLink, ["shared_speaker", "moved_on"]),
         counted(Appearance, ["air_date"]),
         set(Claim.objects.filter(in_contradiction=True).values_list("pk", flat=True)),
@@ -184,8 +184,8 @@ def true_counts():
     }
     predictions = truly_public.filter(type=ClaimType.PREDICTION)
     by_key = Counter(count_key(*pair) for pair in predictions.values_list("resolution", "horizon"))
-    dates = {
-        c.pk: [c.episode.air_date, c.episode.status == Status.PUBLISHED]
+    kept_of_episodes = {
+        c.pk: [c.episode.air_date, c.episode.status == Status.PUBLISHED, c.episode.podcast_id]
         for c in Claim.objects.select_related("episode").order_by("pk")
     }
     return (
@@ -196,7 +196,7 @@ def true_counts():
         true_reference_counts(),
         places,
         dict(by_key),
-        dates,
+        kept_of_episodes,
         kept_by_links(),
         {a.pk: [a.episode.air_date] for a in Appearance.objects.select_related("episode")},
         truly_in_contradiction(),
@@ -770,7 +770,7 @@ def test_recount_puts_back_a_claims_air_date_that_drifted(capsys):
 
     claim.refresh_from_db()
     assert claim.air_date == claim.episode.air_date
-    assert "Counts that were wrong: 1 claims' episode dates and statuses." in (
+    assert "Counts that were wrong: 1 claims' episode dates, podcasts and statuses." in (
         capsys.readouterr().out
     )
 
@@ -785,7 +785,21 @@ def test_recount_puts_back_whether_a_claims_episode_is_published(capsys, episode
 
     claim.refresh_from_db()
     assert claim.episode_published is (episode_status == Status.PUBLISHED)
-    assert "Counts that were wrong: 1 claims' episode dates and statuses." in (
+    assert "Counts that were wrong: 1 claims' episode dates, podcasts and statuses." in (
+        capsys.readouterr().out
+    )
+
+
+def test_recount_puts_back_a_claims_podcast(capsys):
+    claim = make_claim()
+    make_claim()  # true already: not counted as repaired
+    Claim.objects.filter(pk=claim.pk).update(podcast_id=make_podcast().pk)
+
+    call_command("recount")
+
+    claim.refresh_from_db()
+    assert claim.podcast_id == claim.episode.podcast_id
+    assert "Counts that were wrong: 1 claims' episode dates, podcasts and statuses." in (
         capsys.readouterr().out
     )
 

@@ -335,6 +335,7 @@ CLAIM_COLUMNS = {
     "timestamp_from_transcript",
     "air_date",
     "episode_published",
+    "podcast_id",
 }
 # What claims/synthetic_curation.py sets on some rows only.
 CURATED_COLUMNS = {
