@@ -25,7 +25,8 @@ no search text, most recently aired, so that the walk stays inside the range or 
 show's episodes: walked by id, the claims aired in 2020 lay behind half a million
 others (PostgreSQL, 373 ms). On PostgreSQL a search too, with a range of dates or for
 one word (ClaimSearch.samples_by_air_date): its first claims are then those of the first
-pages shown newest first, and come back with the counts (Tally.newest_ids).
+pages shown newest first, and come back with the counts, as do the matches' first by
+relevance when it asks to be ranked (Tally.first_ids).
 """
 
 import functools
@@ -38,8 +39,9 @@ from django.db.models import Case, CharField, F, Value, When
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
-from claims import facet_lookups, search, search_sample
+from claims import facet_sql, search, search_sample
 from claims.choices import Due, Resolution
+from claims.filters import Ordering
 from claims.models import Attribution, Claim, ClaimType, Topic
 from claims.pagination import Exactly, capped
 from claims.predictions import due_q
@@ -109,7 +111,9 @@ FACETS = {
 
 
 # The first five pages of twenty: deeper pages read the matches again.
-NEWEST_IDS = 100
+FIRST_IDS = 100
+# The order of ClaimSearch's ranked pages, of the columns a pass reads.
+RANKED = "c_in_excerpt DESC, c_rank DESC, c_aired DESC, c_episode, c_number"
 
 
 @dataclass
@@ -122,15 +126,18 @@ class Tally:
     # The smallest id in the sample of the claims shown, when more match than it holds,
     # else None: the ids from it up are the `sample` newest (claims.newest_page).
     oldest_sampled: int | None = None
-    # The ids of the sample's first NEWEST_IDS claims, newest first, when a search's
-    # sample is taken by air date (ClaimSearch.samples_by_air_date), else None.
-    newest_ids: list[int] | None = None
+    # Where a search's sample is taken by air date (ClaimSearch.samples_by_air_date), the
+    # ids of the first FIRST_IDS claims newest first, of the sample, and, if it asks to be
+    # ranked, by relevance, of every match: {Ordering: ids}.
+    first_ids: dict = field(default_factory=dict)
 
-    def first_newest(self, shown: int) -> list[int] | None:
-        """The first `shown` ids newest first, if newest_ids holds them (it holds every
-        match when the sample is short of both), else None."""
-        ids = self.newest_ids or []
-        every_match = self.newest_ids is not None and not self.sampled and len(ids) < NEWEST_IDS
+    def first(self, ordering: str, shown: int) -> list[int] | None:
+        """The first `shown` ids in `ordering`, if first_ids holds them, else None."""
+        ids = self.first_ids.get(ordering)
+        if ids is None or (ordering == Ordering.RELEVANCE and self.count.capped):
+            return None  # ranked among the matches the count read, not every match
+        # Fewer than FIRST_IDS ids are every match, unless the sample was short of them.
+        every_match = len(ids) < FIRST_IDS and not (ordering == Ordering.NEWEST and self.sampled)
         return ids[:shown] if shown <= len(ids) or every_match else None
 
     def for_template(self, chosen_types, chosen_records, size):
@@ -185,21 +192,25 @@ def tally(search, cap, sample, known_count=None, largest=None):
     newest = _newest_for(search)
     names = [name for name in FACETS if name not in in_use]
     newest_id, walked = search_sample.windows_for(search)
-    keeps_newest = bool(chosen.get("q")) and search.samples_by_air_date
+    firsts = ()
+    if chosen.get("q") and search.samples_by_air_date:
+        firsts = (
+            (Ordering.NEWEST, Ordering.RELEVANCE) if search.ranking_asked else (Ordering.NEWEST,)
+        )
     if known_count is None:
         # Without search text the count is taken apart from the sample (_pass).
         sample_claims = None
         if not chosen.get("q"):
             sample_claims = newest(search.without(None, shown=sample))[0]
         claims = newest(search.without(None))
-        count, result.facets, oldest_sampled, result.newest_ids = _pass(
-            claims, names, cap + 1, sample, sample_claims, newest_id, largest, walked, keeps_newest
+        count, result.facets, oldest_sampled, result.first_ids = _pass(
+            claims, names, cap + 1, sample, sample_claims, newest_id, largest, walked, firsts
         )
         found = count
     else:
         newest_claims = newest(search.without(None, shown=sample + 1))
-        found, result.facets, oldest_sampled, result.newest_ids = _pass(
-            newest_claims, names, sample + 1, sample, largest=largest, keeps_newest=keeps_newest
+        found, result.facets, oldest_sampled, _ = _pass(
+            newest_claims, names, sample + 1, sample, largest=largest
         )
         count = known_count
     result.count = capped(count, cap)
@@ -266,11 +277,12 @@ def _pass(
     newest_id=None,
     largest=None,
     walked=None,
-    keeps_newest=False,
+    firsts=(),
 ):
-    """(matches up to `limit`, {facet: rows}, the sample's smallest id, the ids of its
-    first NEWEST_IDS claims if `keeps_newest`, else None) for `newest`: claims, newest
-    first, with the columns that order them and that order (_newest_for), in one query.
+    """(matches up to `limit`, {facet: rows}, the sample's smallest id, {ordering: the
+    first FIRST_IDS ids} for each of `firsts` (Tally.first_ids)) for `newest`: claims,
+    newest first, with the columns that order them and that order (_newest_for), in one
+    query.
     `sample_claims`, if given, are the same claims in the same order, found the way that
     reads a few cheapest, for the sample; `newest_id`, if given, is the ledger's highest
     id: a PostgreSQL search's matches are then read from windows below it
@@ -284,40 +296,53 @@ def _pass(
     claims, order_columns, order = newest
     connection = connections[claims.db]
     empty = {name: [] for name in names}
-    columns = {"c_pk": F("pk"), "c_attribution": F("attribution"), **order_columns}
-    for name in names:
-        if FACETS[name].through:
-            continue
-        columns[f"c_{name}"] = FACETS[name].expression(connection)
-        if FACETS[name].condition:
-            columns[f"c_{FACETS[name].condition[0]}"] = F(FACETS[name].condition[0])
+    columns = _columns(connection, names, order_columns, firsts)
     try:
         matches_sql, sample_sql, params = _matches_and_sample_sql(
             claims, columns, order, limit, sample, sample_claims, newest_id, walked
         )
     except EmptyResultSet:  # .none(), e.g. a search of stop words only
-        return 0, empty, None, None
-    sql, facet_params = _facets_sql(connection, names, largest, order if keeps_newest else None)
+        return 0, empty, None, {}
+    orders = {Ordering.NEWEST: ("sample", order), Ordering.RELEVANCE: ("matches", RANKED)}
+    facets = {name: FACETS[name] for name in names}
+    firsts = {ordering: orders[ordering] for ordering in firsts}
+    sql, facet_params = facet_sql.after_sample(connection, facets, largest, firsts, FIRST_IDS)
     with connection.cursor() as cursor:
         cursor.execute(
             f"WITH matches AS ({matches_sql}), sample AS ({sample_sql}) {sql}",
             [*params, *facet_params],
         )
         rows = cursor.fetchall()
-    facets, totals, placed = _read(rows, empty)
-    newest_ids = [pk for _, pk in sorted(placed)] if keeps_newest else None
-    return totals["matches"], facets, totals["oldest_sampled"], newest_ids
+    facets, totals, placed = _read(rows, empty, {ordering: [] for ordering in firsts})
+    first_ids = {ordering: [pk for _, pk in sorted(ids)] for ordering, ids in placed.items()}
+    return totals["matches"], facets, totals["oldest_sampled"], first_ids
 
 
-def _read(rows, facets):
-    """({facet: rows} largest first, {"matches"|"oldest_sampled": n}, [(place, id)] of the
-    newest) from a pass's rows, into `facets`: {name: []} for each facet counted."""
-    totals, placed = {}, []
+def _columns(connection, names, order_columns, firsts):
+    """The matches' columns: what orders them, and what the facets `names` and the
+    orders of `firsts` read."""
+    columns = {"c_pk": F("pk"), "c_attribution": F("attribution"), **order_columns}
+    if Ordering.RELEVANCE in firsts:  # annotated by search.search()
+        columns.update(c_rank=F("rank"), c_in_excerpt=F("in_excerpt"))
+    for name in names:
+        if FACETS[name].through:
+            continue
+        columns[f"c_{name}"] = FACETS[name].expression(connection)
+        if FACETS[name].condition:
+            columns[f"c_{FACETS[name].condition[0]}"] = F(FACETS[name].condition[0])
+    return columns
+
+
+def _read(rows, facets, placed):
+    """({facet: rows} largest first, {"matches"|"oldest_sampled": n}, {ordering: [(place,
+    id)]}) from a pass's rows, into `facets`: {name: []} for each facet counted, and
+    `placed`: {ordering: []} for each order whose first ids it read."""
+    totals = {}
     for name, value, label, n in rows:
         if name in FACETS:
             facets[name].append((value, label, n) if FACETS[name].labelled_by else (value, n))
-        elif name == "newest":
-            placed.append((int(value), n))
+        elif name in placed:
+            placed[name].append((int(value), n))
         else:
             totals[name] = n
     for counted in facets.values():
@@ -349,47 +374,3 @@ def _matches_and_sample_sql(
     else:
         matches_sql, params = claims.values(**columns)[:limit].query.sql_with_params()
     return matches_sql, f"SELECT * FROM matches ORDER BY {order} LIMIT {int(sample)}", params
-
-
-def _facets_sql(connection, names, largest=None, newest_order=None):
-    """The SQL after the matches' and the sample's CTEs: each facet's counts among the
-    sample (of a facet of records, the `largest` largest if given, in the order
-    Tally.for_template shows them), the matches' count, the sample's smallest id and, if
-    `newest_order` is given, the ids of its first NEWEST_IDS claims in that order, each
-    with its place (as text, since the places share a column with the facets' values)."""
-    params, parts = [], []
-    for name in names:
-        facet, where = FACETS[name], f" WHERE c_{name} IS NOT NULL"
-        if facet.condition:
-            column, value = facet.condition
-            where += f" AND c_{column} = %s"
-            params.append(value)
-        grouped = f"SELECT c_{name} AS value, COUNT(*) AS n FROM sample{where} GROUP BY c_{name}"
-        if facet.through:
-            grouped = facet_lookups.through_sql(connection, *facet.through)
-        if facet.labelled_by:
-            table = connection.ops.quote_name(facet.labelled_by._meta.db_table)
-            labelled = (
-                f"SELECT '{name}', record.slug, record.name, grouped.n FROM ({grouped}) AS grouped "
-                f"JOIN {table} AS record ON record.id = grouped.value"
-            )
-            if largest is not None:
-                # Slugs compared byte by byte, as Python sorts them, whatever the
-                # database's collation.
-                by_bytes = ' COLLATE "C"' if connection.vendor == "postgresql" else ""
-                labelled = (
-                    f"SELECT * FROM ({labelled} ORDER BY grouped.n DESC, "
-                    f"record.slug{by_bytes} LIMIT {int(largest)}) AS largest_{name}"
-                )
-            parts.append(labelled)
-        else:
-            parts.append(f"SELECT '{name}', value, NULL, n FROM ({grouped}) AS grouped")
-    parts.append("SELECT 'matches', NULL, NULL, COUNT(*) FROM matches")
-    parts.append("SELECT 'oldest_sampled', NULL, NULL, MIN(c_pk) FROM sample")
-    if newest_order:
-        placed = f"SELECT c_pk, ROW_NUMBER() OVER (ORDER BY {newest_order}) AS place FROM sample"
-        parts.append(
-            f"SELECT 'newest', CAST(place AS TEXT), NULL, c_pk FROM ({placed}) AS placed "
-            f"WHERE place <= {NEWEST_IDS}"
-        )
-    return " UNION ALL ".join(parts), params

@@ -23,7 +23,8 @@ def test_every_statement_of_the_page_is_caught_and_its_time_is_split(client, sea
 
     timed = split(client, searched, [0.040, 0.050, 0.060])
 
-    assert timed["statements"] == statements == 7
+    # On PostgreSQL the page's ranked ids come with the count.
+    assert timed["statements"] == statements == 7 - (connection.vendor == "postgresql")
     assert timed["page_ms"] == 50
     assert 0 < timed["slowest_ms"] <= timed["sql_ms"]
     assert timed["rest_ms"] == pytest.approx(50 - timed["sql_ms"], abs=0.02)

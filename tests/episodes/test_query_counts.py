@@ -6,6 +6,7 @@ grows with the data is an N+1 bug in the view or template, not a number to bump.
 """
 
 import pytest
+from django.db import connection
 
 from claims.models import Claim
 from episodes.models import Role
@@ -131,12 +132,12 @@ def test_search_query_count(client, ledger, django_assert_num_queries):
     # the ledger's version, for the page cache key and ETag; then
     # 1. the matching published claims counted for the paginator, and the
     #    type, speaker, podcast and attribution facets, in one pass
-    # 2. the page's claims, ranked, by id
+    # 2. the page's claims, ranked, by id (on PostgreSQL, read in the first pass)
     # 3. those claims with their episodes, podcasts and speakers
     # 4. highlights for the claims on the page
     # 5. speakers whose names match
     # 6. episodes whose titles match
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(7 - (connection.vendor == "postgresql")):
         response = client.get("/claims/", {"q": "excerpt"})
     assert response.status_code == 200
     assert "Claims matching “excerpt”" in response.content.decode()
