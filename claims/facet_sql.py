@@ -19,7 +19,7 @@ def after_sample(connection, facets, largest=None, firsts=None, first_count=0):
             params.append(value)
         grouped = f"SELECT c_{name} AS value, COUNT(*) AS n FROM sample{where} GROUP BY c_{name}"
         if facet.through:
-            grouped = through_sql(connection, *facet.through)
+            grouped = _through_sql(connection, *facet.through)
         if facet.labelled_by:
             parts.append(_labelled(connection, name, grouped, facet.labelled_by, largest))
         else:
@@ -51,16 +51,16 @@ def _labelled(connection, name, grouped, model, largest):
     )
 
 
-def through_sql(connection, through, field_name):
+def _through_sql(connection, through, field_name):
     """Each record's count among the sample's claims, through a many-to-many table."""
     table = connection.ops.quote_name(through._meta.db_table)
     claim = connection.ops.quote_name(through._meta.get_field("claim").column)
     value = connection.ops.quote_name(through._meta.get_field(field_name).column)
-    links = looked_up_per_claim(connection, table, claim, "sample.c_pk", value, "link")
+    links = _looked_up_per_claim(connection, table, claim, "sample.c_pk", value, "link")
     return f"SELECT link.{value} AS value, COUNT(*) AS n FROM sample {links} GROUP BY link.{value}"
 
 
-def looked_up_per_claim(connection, table, key, column, value, alias):
+def _looked_up_per_claim(connection, table, key, column, value, alias):
     """`table` joined to the rows before it on `key` = `column`, a row at a time.
 
     Joined plainly, PostgreSQL read the whole table to find the sample's thousand rows:

@@ -106,9 +106,9 @@ class Claim(predictions.PredictionFields, KeptContradiction, PublicHistory, mode
     # transcript's text, kept with the check, so its context is a slice, not a search.
     transcript_start = models.PositiveIntegerField(null=True, blank=True, editable=False)
     transcript_end = models.PositiveIntegerField(null=True, blank=True, editable=False)
-    # Its episode's air date, whether it is published and its podcast, kept (refresh_derived_
-    # fields(), claims.counters) for the listings' indexes, a public gate on this table alone
-    # and the podcasts' facet. Null only until migrated: NOT NULL makes SQLite copy the table.
+    # Kept of its episode (refresh_derived_fields(), claims.counters): its air date, whether
+    # it is published and its podcast, for the listings' indexes, a public gate on this table
+    # and the podcasts' facet. Null until migrated: NOT NULL would make SQLite copy the table.
     air_date = models.DateField(null=True, editable=False)
     episode_published = models.BooleanField(null=True, editable=False)
     podcast_id = models.IntegerField(null=True, editable=False)
