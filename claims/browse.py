@@ -173,7 +173,7 @@ class ClaimSearch:
         if ordering == Ordering.RELEVANCE:
             # Every match is scored and sorted, so the episodes lead no walk here: their
             # join only read each match's episode again (rare words at a million claims).
-            return claims.order_by("-in_excerpt", "-rank", "-air_date", "episode_id", "number")
+            return claims.order_by(*Ordering.RANKED_BY)
         # The page's claims are joined to their episodes, which order them and which their
         # cards show. Asked of the episodes too, the gate lets a planner walk the published
         # episodes by date, rather than sort every match (SQLite, for the overdue

@@ -112,8 +112,18 @@ FACETS = {
 
 # The first five pages of twenty: deeper pages read the matches again.
 FIRST_IDS = 100
-# The order of ClaimSearch's ranked pages, of the columns a pass reads.
-RANKED = "c_in_excerpt DESC, c_rank DESC, c_aired DESC, c_episode, c_number"
+# The columns of a pass that hold the fields of Ordering.RANKED_BY.
+RANKED_COLUMNS = {
+    "in_excerpt": "c_in_excerpt",
+    "rank": "c_rank",
+    "air_date": "c_aired",
+    "episode_id": "c_episode",
+    "number": "c_number",
+}
+RANKED = ", ".join(
+    f"{RANKED_COLUMNS[field.lstrip('-')]}{' DESC' if field.startswith('-') else ''}"
+    for field in Ordering.RANKED_BY
+)
 
 
 @dataclass

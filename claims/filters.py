@@ -17,6 +17,9 @@ class Ordering:
     NEWEST = "newest"
     OLDEST = "oldest"
     CHOICES = ((RELEVANCE, "Most relevant"), (NEWEST, "Newest first"), (OLDEST, "Oldest first"))
+    # Matches by relevance: those matched in the excerpt first, then by score, then the
+    # newest, as their episodes list them (ClaimSearch._in_order, facets' first ids).
+    RANKED_BY = ("-in_excerpt", "-rank", "-air_date", "episode_id", "number")
 
 
 # ?contradictions=only: the claims that contradict, or are contradicted by, another public claim.
