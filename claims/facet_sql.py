@@ -12,14 +12,11 @@ def after_sample(connection, facets, largest=None, firsts=None, first_count=0):
     since the places share a column with the facets' values)."""
     params, parts = [], []
     for name, facet in facets.items():
-        where = f" WHERE c_{name} IS NOT NULL"
-        if facet.condition:
-            column, value = facet.condition
-            where += f" AND c_{column} = %s"
-            params.append(value)
-        grouped = f"SELECT c_{name} AS value, COUNT(*) AS n FROM sample{where} GROUP BY c_{name}"
         if facet.through:
             grouped = _through_sql(connection, *facet.through)
+        else:
+            grouped, condition_params = _grouped_sql(name, facet.condition)
+            params.extend(condition_params)
         if facet.labelled_by:
             parts.append(_labelled(connection, name, grouped, facet.labelled_by, largest))
         else:
@@ -33,6 +30,16 @@ def after_sample(connection, facets, largest=None, firsts=None, first_count=0):
             f"WHERE place <= {int(first_count)}"
         )
     return " UNION ALL ".join(parts), params
+
+
+def _grouped_sql(name, condition):
+    """Each value's count among the sample's claims, of their own column `c_{name}`."""
+    where, params = f" WHERE c_{name} IS NOT NULL", []
+    if condition:
+        column, value = condition
+        where += f" AND c_{column} = %s"
+        params.append(value)
+    return f"SELECT c_{name} AS value, COUNT(*) AS n FROM sample{where} GROUP BY c_{name}", params
 
 
 def _labelled(connection, name, grouped, model, largest):

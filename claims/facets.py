@@ -63,6 +63,11 @@ class Facet:
     # with two topics is still one match and one of each other facet's counts.
     through: tuple | None = None
 
+    def __post_init__(self):
+        # The links are counted as they are: a condition would go unapplied.
+        if self.through and self.condition:
+            raise ValueError("a facet counted through links takes no condition")
+
     def expression(self, connection):
         if not callable(self.column):
             return F(self.column)

@@ -6,13 +6,16 @@ from unittest.mock import patch
 
 import pytest
 
-from claims.models import Attribution, Topic
+from claims.facets import Facet
+from claims.models import Attribution, Claim, Topic
 from claims.pagination import CLAIMS_PER_PAGE
 from claims.topics import walks_faster
 from episodes.models import Status
 from tests.factories import make_claim, make_episode, make_ledger, make_speaker
 
 pytestmark = pytest.mark.django_db
+
+LINKS = (Claim.topics.through, "topic")
 
 
 def topic(name="Testing", slug="testing", **fields):
@@ -210,6 +213,11 @@ def test_the_topic_facet_ignores_drafts(client):
     html = client.get("/claims/").content.decode()
 
     assert '<a href="?topic=testing">Testing</a> <span class="facet-count">1</span>' in html
+
+
+def test_a_facet_counted_through_links_refuses_a_condition_it_would_not_apply():
+    with pytest.raises(ValueError, match="takes no condition"):
+        Facet(None, Topic, condition=("attribution", Attribution.IDENTIFIED), through=LINKS)
 
 
 def test_a_topic_with_only_drafts_is_refused_by_the_browser(client):
