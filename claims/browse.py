@@ -26,7 +26,7 @@ from django.utils.text import Truncator
 
 from claims import newest_page, pagination, search, search_sample
 from claims.facets import tally
-from claims.filters import ClaimFilter, Ordering, query_problems, valid_filters
+from claims.filters import Chosen, Ordering, query_problems, valid_filters
 from claims.models import Claim, ClaimType
 from claims.pagination import SEARCH_COUNT_CAP, AtLeast, CappedPaginator, Exactly
 from claims.public_record import kept_claim_count, narrowing, public_claim_total
@@ -54,8 +54,8 @@ class ClaimSearch:
         self._pages = {}
 
     @cached_property
-    def _validated(self) -> tuple[ClaimFilter, list[str]]:
-        return valid_filters(self.data, self.claims)
+    def _validated(self) -> tuple[Chosen, list[str]]:
+        return valid_filters(self.data)
 
     @cached_property
     def problems(self) -> list[str]:
@@ -69,7 +69,7 @@ class ClaimSearch:
 
     @property
     def chosen(self) -> dict:
-        return self._validated[0].form.cleaned_data
+        return self._validated[0].cleaned_data
 
     @cached_property
     def query(self) -> search.ParsedQuery:

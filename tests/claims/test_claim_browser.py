@@ -312,6 +312,19 @@ def test_a_speaker_with_only_drafts_cannot_be_filtered_on(client, ledger):
     assert "“dana-draft” is not a speaker in the public record" in response.content.decode()
 
 
+def test_a_speaker_whose_one_claim_is_retracted_is_refused_on_the_next_request(client, ledger):
+    # The filters' form fields serve every request (claims.filters._cleaned): none may
+    # keep an answer from an earlier one.
+    claim = make_claim(speaker=make_speaker(name="Dana Later", slug="dana-later"))
+    assert shown_count(client.get(URL, {"speaker": "dana-later"})) == 1
+
+    claim.retract("Misheard: the host said it.")
+
+    response = client.get(URL, {"speaker": "dana-later"})
+    assert "“dana-later” is not a speaker in the public record" in response.content.decode()
+    assert shown_count(response) == 6
+
+
 @pytest.mark.parametrize(
     "params",
     [
