@@ -57,10 +57,10 @@ class ClaimFilter(django_filters.FilterSet):
 
     Declared here, and bound as a FilterSet only by the API's check of what it refuses:
     the claims browser cleans a request's values with its form's fields (valid_filters)
-    and narrows the claims with its filters (Chosen.narrow). Speakers, podcasts and episodes are looked up among public records only, so
-    a filter value can never reveal a draft. The search text (`q`) and the order
-    are validated here but applied by claims.browse.ClaimSearch, which decides
-    whether the matches are worth ranking.
+    and narrows the claims with its filters (Chosen.narrow). Speakers, podcasts and
+    episodes are looked up among public records only, so a filter value can never
+    reveal a draft. The search text (`q`) and the order are validated here but applied
+    by claims.browse.ClaimSearch, which decides whether the matches are worth ranking.
     """
 
     q = django_filters.CharFilter(method=kept, label="Search")
