@@ -2,6 +2,7 @@
 
     found = ClaimSearch(request.GET)              # any QueryDict; Claim.objects.published() by default
     found.problems      # ["“bogus” is not a claim type, so it was ignored."]: the rest applies
+    found.refused       # {"type": ["bogus"]}: those values, which the API refuses outright
     found.params        # the parameters that were kept (a QueryDict)
     found.chosen        # those parameters, cleaned: {"type": [...], "speaker": <Speaker>, ...}
     found.query         # the reader's text, parsed (claims.search.ParsedQuery)
@@ -70,6 +71,11 @@ class ClaimSearch:
     @property
     def chosen(self) -> dict:
         return self._validated[0].cleaned_data
+
+    @property
+    def refused(self) -> dict:
+        """{name: [value]}: the values the page ignores and the API refuses."""
+        return self._validated[0].refused
 
     @cached_property
     def query(self) -> search.ParsedQuery:

@@ -7,7 +7,6 @@ added to the browser appears in the API's documentation too.
 
 import django_filters
 from django.http import QueryDict
-from django.utils.text import Truncator
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
@@ -15,8 +14,7 @@ from rest_framework import serializers
 from claims.api.errors import InvalidParameters
 from claims.api.pagination import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE
 from claims.browse import ClaimSearch
-from claims.filters import NOT_A, ClaimFilter
-from claims.models import ClaimType
+from claims.filters import ClaimFilter, is_not
 
 PARAMETER_HELP = {
     "q": 'Full-text search: words, "a phrase", OR between alternatives, -word to exclude.',
@@ -95,25 +93,14 @@ def claim_search(data: QueryDict) -> ClaimSearch:
     drops, so a typo never silently widens the data. (A search of only common words
     is no error: it finds nothing, as on the page.)"""
     found = ClaimSearch(data)
-    if found.problems:
-        # Bound again, only when the page would say something, to know which value failed.
-        cleaned = QueryDict(mutable=True)
-        for name, values in data.lists():
-            cleaned.setlist(name, [value.replace("\x00", " ") for value in values])
-        errors = ClaimFilter(cleaned, queryset=found.claims).errors
-        if errors:
-            raise InvalidParameters({name: refusals(cleaned, name, errors) for name in errors})
+    if found.refused:
+        raise InvalidParameters(
+            {
+                name: [f"{is_not(name, value)}." for value in values]
+                for name, values in found.refused.items()
+            }
+        )
     return found
-
-
-def refusals(data: QueryDict, name: str, errors) -> list[str]:
-    """The browser's words for each value of `name` it would ignore."""
-    if name not in NOT_A:
-        return list(errors[name])
-    values = data.getlist(name)
-    # A form field reads the last of several values; a type is read one by one.
-    bad = [v for v in values if v not in ClaimType.values] if name == "type" else values[-1:]
-    return [f"“{Truncator(value).chars(40)}” is not {NOT_A[name]}." for value in bad]
 
 
 def validated(params_class, data) -> dict:
