@@ -55,9 +55,9 @@ def in_a_contradiction(queryset, name, value):
 class ClaimFilter(django_filters.FilterSet):
     """Every way a reader can narrow the public claims; the URL carries all of it.
 
-    Declared here, and bound as a FilterSet only by the API's check of what it refuses:
-    the claims browser cleans a request's values with its form's fields (valid_filters)
-    and narrows the claims with its filters (Chosen.narrow). Speakers, podcasts and
+    Declared here, never bound as a FilterSet: the claims browser, the API and the
+    feeds clean a request's values with its form's fields (valid_filters) and narrow
+    the claims with its filters (Chosen.narrow). Speakers, podcasts and
     episodes are looked up among public records only, so a filter value can never
     reveal a draft. The search text (`q`) and the order are validated here but applied
     by claims.browse.ClaimSearch, which decides whether the matches are worth ranking.
@@ -109,9 +109,6 @@ class ClaimFilter(django_filters.FilterSet):
     order = django_filters.ChoiceFilter(
         choices=Ordering.CHOICES, method=kept, label="Order", empty_label=None
     )
-
-    def get_form_class(self):
-        return type(self).form_class()
 
     @classmethod
     def form_class(cls) -> type:

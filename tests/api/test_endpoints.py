@@ -51,9 +51,7 @@ def test_an_invalid_filter_value_is_a_400_with_the_browsers_message(client, ledg
     }
 
 
-def test_a_refused_value_is_named_as_read_the_last_of_several_and_without_nul_bytes(
-    client, ledger
-):
+def test_a_refused_value_is_named_as_read_the_last_of_several_and_without_nul_bytes(client, ledger):
     response = client.get("/api/v1/claims/?podcast=first&podcast=no%00where&order=newest")
 
     assert response.status_code == 400

@@ -5,10 +5,12 @@ import re
 from html import unescape
 
 import pytest
+from django import forms
 from django.http import QueryDict
 from django.urls import reverse
 
 from claims.browse import ClaimSearch
+from claims.filters import ClaimFilter
 from claims.models import Attribution, ClaimType
 from episodes.models import Status
 from tests.claims.plans import plan
@@ -323,6 +325,16 @@ def test_a_speaker_whose_one_claim_is_retracted_is_refused_on_the_next_request(c
     response = client.get(URL, {"speaker": "dana-later"})
     assert "“dana-later” is not a speaker in the public record" in response.content.decode()
     assert shown_count(response) == 6
+
+
+def test_the_filters_form_has_no_checks_of_its_own_that_cleaning_would_skip():
+    # claims.filters._cleaned cleans the shared fields one by one, as a bound form does
+    # before its clean() and clean_<name>() hooks, which it never runs: a check added
+    # there must be added to _cleaned too, or the page would let through what it refuses.
+    form = ClaimFilter.form_class()
+
+    assert form.clean is forms.Form.clean
+    assert [name for name in dir(form) if name.startswith("clean_")] == []
 
 
 @pytest.mark.parametrize(
