@@ -1,4 +1,4 @@
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import django_filters
 from django.core.exceptions import ValidationError
@@ -57,9 +57,8 @@ class ClaimFilter(django_filters.FilterSet):
 
     Declared here, never bound as a FilterSet: the claims browser, the API and the
     feeds clean a request's values with its form's fields (valid_filters) and narrow
-    the claims with its filters (Chosen.narrow). Speakers, podcasts and
-    episodes are looked up among public records only, so a filter value can never
-    reveal a draft. The search text (`q`) and the order are validated here but applied
+    the claims with its filters (Chosen.narrow). Speakers, podcasts and episodes are
+    looked up among public records only, so a filter value can never reveal a draft. The search text (`q`) and the order are validated here but applied
     by claims.browse.ClaimSearch, which decides whether the matches are worth ranking.
     """
 
@@ -129,7 +128,7 @@ class Chosen:
 
     data: QueryDict
     cleaned_data: dict
-    refused: dict = field(default_factory=dict)
+    refused: dict
 
     def narrow(self, queryset, excluded=None, walk_topic=False):
         """`queryset` under every chosen filter but `excluded` (a name), in field order.
@@ -208,9 +207,9 @@ def _cleaned(data: QueryDict) -> tuple[dict, list[str]]:
     cleaning changes nothing, and the copies cost 0.4 ms of every request of the claims
     browser, the API and the feeds."""
     cleaned, invalid = {}, []
-    for name, form_field in ClaimFilter.form_class().base_fields.items():
+    for name, field in ClaimFilter.form_class().base_fields.items():
         try:
-            cleaned[name] = form_field.clean(form_field.widget.value_from_datadict(data, {}, name))
+            cleaned[name] = field.clean(field.widget.value_from_datadict(data, {}, name))
         except ValidationError:
             invalid.append(name)
     return cleaned, invalid
