@@ -58,8 +58,9 @@ class ClaimFilter(django_filters.FilterSet):
     Declared here, never bound as a FilterSet: the claims browser, the API and the
     feeds clean a request's values with its form's fields (valid_filters) and narrow
     the claims with its filters (Chosen.narrow). Speakers, podcasts and episodes are
-    looked up among public records only, so a filter value can never reveal a draft. The search text (`q`) and the order are validated here but applied
-    by claims.browse.ClaimSearch, which decides whether the matches are worth ranking.
+    looked up among public records only, so a filter value can never reveal a draft.
+    The search text (`q`) and the order are validated here but applied by
+    claims.browse.ClaimSearch, which decides whether the matches are worth ranking.
     """
 
     q = django_filters.CharFilter(method=kept, label="Search")
