@@ -1,0 +1,36 @@
+"""Issue 18's targets as the benchmark's report words them (bench/targets.py)."""
+
+from bench.targets import flat
+
+
+def latency(median_ms, p95_ms):
+    return {"median_ms": median_ms, "p95_ms": p95_ms}
+
+
+def by_size(small, large):
+    return {10_000: {"uncached": small}, 1_000_000: {"uncached": large}}
+
+
+def test_a_page_over_twice_its_p95_fails_and_is_named_with_its_medians_ratio():
+    runs = by_size(
+        {"home": latency(5, 6), "topics": latency(4, 5), "claims": latency(10, 12)},
+        {"home": latency(6, 7), "topics": latency(5, 16), "claims": latency(21, 30)},
+    )
+
+    verdict = flat("sqlite", runs, 10_000, 1_000_000)
+
+    assert not verdict["pass"]
+    # Largest first; the topics' medians barely moved, the claims' grew as much.
+    assert verdict["measured"] == "topics 3.2× (median 1.2×), claims 2.5× (median 2.1×)"
+
+
+def test_pages_within_twice_their_p95_pass_and_the_worst_is_named():
+    runs = by_size(
+        {"home": latency(5, 6), "claims": latency(10, 12)},
+        {"home": latency(6, 7), "claims": latency(15, 20)},
+    )
+
+    verdict = flat("postgresql", runs, 10_000, 1_000_000)
+
+    assert verdict["pass"]
+    assert verdict["measured"] == "worst 1.7× (claims)"
