@@ -371,9 +371,9 @@ class ClaimSearch:
             return []
         return list(
             Episode.objects.published()
-            .titled_like(self.query.words)
             .select_related("podcast")
-            .only("title", "slug", "podcast__slug")[: self.matching_records]
+            .only("title", "slug", "podcast__slug")
+            .newest_titled_like(self.query.words, self.matching_records)
         )
 
 

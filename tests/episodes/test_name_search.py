@@ -1,9 +1,11 @@
 """Speakers and episodes found by the words in their names, alike on both databases."""
 
+import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from episodes.models import Episode, Speaker
+from episodes import trigrams
+from episodes.models import Episode, Speaker, Status
 from tests.factories import make_episode, make_speaker
 
 
@@ -77,3 +79,33 @@ def test_a_word_is_found_in_any_case_of_any_alphabet_and_with_quotes_in_it(db):
 
     assert names(["öBERG"]) == ['Åsa "Ace" Öberg']
     assert names(['"ace"']) == ['Åsa "Ace" Öberg']
+
+
+def newest_titles(words, count):
+    episodes = Episode.objects.published().newest_titled_like(words, count)
+    return [episode.title for episode in episodes]
+
+
+@pytest.mark.parametrize("walk_past", [0, 1_000], ids=["walked", "read"])
+def test_the_newest_published_titles_holding_every_word_come_first(db, monkeypatch, walk_past):
+    # On SQLite, how many titles hold the words picks how they are found; on PostgreSQL
+    # the planner picks. Either way finds the same episodes.
+    monkeypatch.setattr(trigrams, "WALK_PAST", walk_past)
+    make_episode(title="Models, Oldest")
+    make_episode(title="Models, Older")
+    make_episode(title="Models, Unpublished", status=Status.DRAFT)
+    make_episode(title="Something Else")
+    same_day = make_episode(title="Models, Newest B").air_date
+    make_episode(title="Models, Newest A", air_date=same_day)
+
+    assert newest_titles(["models"], 3) == ["Models, Newest A", "Models, Newest B", "Models, Older"]
+    assert newest_titles(["MODELS", "old"], 5) == ["Models, Older", "Models, Oldest"]
+    assert newest_titles(["models", "else"], 5) == []
+    assert newest_titles(["quokka"], 5) == []
+
+
+def test_the_newest_titles_holding_a_short_word_with_wildcards_are_found_too(db):
+    make_episode(title="A 1% Chance")
+    make_episode(title="A 10 Percent Chance")
+
+    assert newest_titles(["1%", "chance"], 5) == ["A 1% Chance"]
