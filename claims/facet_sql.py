@@ -50,6 +50,18 @@ def _labelled(connection, name, grouped, model, largest):
     )
     if largest is None:
         return labelled
+    if connection.vendor == "postgresql":
+        # Only the records whose count ties with the `largest` largest or beats them are
+        # read, their slugs then breaking the ties: PostgreSQL looked up 280 speakers one
+        # at a time to show 12. At a million claims, the statement of a rare word took
+        # 6.35 -> 5.51 ms, of every claim 3.84 -> 3.49. SQLite's lookups by rowid cost
+        # less than ranking the counts (every claim's 2.73 -> 2.87 ms ranked).
+        ranked = f"SELECT value, n, RANK() OVER (ORDER BY n DESC) AS place FROM ({grouped}) AS g"
+        labelled = (
+            f"SELECT '{name}', record.slug, record.name, grouped.n FROM ({ranked}) AS grouped "
+            f"JOIN {table} AS record ON record.id = grouped.value "
+            f"WHERE grouped.place <= {int(largest)}"
+        )
     # Slugs compared byte by byte, as Python sorts them, whatever the database's collation.
     by_bytes = ' COLLATE "C"' if connection.vendor == "postgresql" else ""
     return (
