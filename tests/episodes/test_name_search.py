@@ -102,6 +102,9 @@ def test_the_newest_published_titles_holding_every_word_come_first(db, monkeypat
     assert newest_titles(["MODELS", "old"], 5) == ["Models, Older", "Models, Oldest"]
     assert newest_titles(["models", "else"], 5) == []
     assert newest_titles(["quokka"], 5) == []
+    # Too short for a trigram: asked of each title.
+    assert newest_titles(["ew"], 5) == ["Models, Newest A", "Models, Newest B"]
+    assert newest_titles(["Ol", "models"], 5) == ["Models, Older", "Models, Oldest"]
 
 
 def test_the_newest_titles_holding_a_short_word_with_wildcards_are_found_too(db):
