@@ -94,12 +94,7 @@ class ParsedQuery:
 
     @property
     def words(self):
-        """Each word looked for (in lower case), once: fifty times "ai" made PostgreSQL's
-        planner take the fifty tests of a title for one that no title passes, and read
-        every episode to find the newest five holding it (75 ms at a million claims)."""
-        return list(
-            dict.fromkeys(word for group in self.groups for term in group for word in term.words)
-        )
+        return [word for group in self.groups for term in group for word in term.words]
 
     def as_websearch(self):
         parts = [" or ".join(term.as_websearch() for term in group) for group in self.groups]

@@ -1,6 +1,4 @@
 from bisect import bisect_right
-from functools import reduce
-from operator import and_, or_
 
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -9,7 +7,7 @@ from django.db.models.functions import Coalesce
 from django.urls import reverse
 
 from episodes.records import RemembersLoadedValues, reverse_once
-from episodes.trigrams import first_holding, holds
+from episodes.trigrams import first_holding, holding_any, holding_every
 from episodes.web import WebURLField, is_web_url, validate_web_url, web_url_or_blank
 from ledger.models import RecordQuerySet
 
@@ -87,7 +85,7 @@ class SpeakerQuerySet(RecordQuerySet):
         """Speakers whose name holds any of `words`, in any case (trigrams: holds())."""
         if not words:
             return self.none()
-        return self.filter(reduce(or_, (holds(self, "name", word) for word in words)))
+        return self.filter(holding_any(self, "name", words))
 
 
 class Speaker(RemembersLoadedValues):
@@ -167,7 +165,7 @@ class EpisodeQuerySet(RecordQuerySet):
         """Episodes whose title holds all of `words`, in any case (trigrams: holds())."""
         if not words:
             return self.none()
-        return self.filter(reduce(and_, (holds(self, "title", word) for word in words)))
+        return self.filter(holding_every(self, "title", words))
 
     def newest_titled_like(self, words: list[str], count: int) -> "EpisodeQuerySet":
         """The `count` newest of these episodes whose titles hold all of `words`

@@ -1,7 +1,7 @@
 """Looking up a word inside names and titles, served by trigram indexes on both databases."""
 
 from functools import reduce
-from operator import and_
+from operator import and_, or_
 
 from django.db import connections, models
 from django.db.models import BooleanField, Q
@@ -26,6 +26,23 @@ def holds(queryset: models.QuerySet, field: str, word: str) -> Q:
     if rowids is None:
         return Q(**{f"{field}__icontains": word})
     return Q(pk__in=RawSQL(*rowids))
+
+
+def holding_every(queryset: models.QuerySet, field: str, words: list[str]) -> Q:
+    """The rows of `queryset` whose `field` holds every one of `words` (holds())."""
+    return reduce(and_, (holds(queryset, field, word) for word in each_once(words)))
+
+
+def holding_any(queryset: models.QuerySet, field: str, words: list[str]) -> Q:
+    """The rows of `queryset` whose `field` holds any of `words` (holds())."""
+    return reduce(or_, (holds(queryset, field, word) for word in each_once(words)))
+
+
+def each_once(words: list[str]) -> list[str]:
+    """`words` without repeats, in any case. Fifty times "ai" made PostgreSQL's planner
+    take the fifty tests of a title for one that no title passes, and read every episode
+    to find the five newest holding it (75.6 -> 0.66 ms at a million claims)."""
+    return list({word.casefold(): word for word in words}.values())
 
 
 def _rowids_holding(queryset, field, word) -> tuple[str, list[str]] | None:
@@ -62,8 +79,8 @@ def first_holding(queryset: models.QuerySet, field: str, words: list[str], count
     """
     table = TRIGRAM_TABLES.get((queryset.model._meta.db_table, field))
     if connections[queryset.db].vendor != "sqlite" or table is None:
-        holding = reduce(and_, (holds(queryset, field, word) for word in words))
-        return queryset.filter(holding)[:count]
+        return queryset.filter(holding_every(queryset, field, words))[:count]
+    words = each_once(words)
     # A word too short for a trigram is asked of each row on the way: looked for in the
     # table of trigrams, it was looked for in every title ("ai" at a million claims:
     # 6.9 ms to find five titles, which the walk finds among the newest).

@@ -315,9 +315,3 @@ def test_claims_far_apart_are_highlighted_from_a_range_each_unless_the_words_are
     ]
     if queries.connection.vendor == "sqlite":
         assert queries.captured_queries[0]["sql"].count("rowid >=") == ranges
-
-
-def test_each_word_looked_for_in_names_and_titles_is_asked_once_in_lower_case():
-    query = search.parse('AI ai "open model" Model ai OR ml -market')
-
-    assert query.words == ["ai", "open", "model", "ml"]

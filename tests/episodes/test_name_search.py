@@ -112,3 +112,15 @@ def test_the_newest_titles_holding_a_short_word_with_wildcards_are_found_too(db)
     make_episode(title="A 10 Percent Chance")
 
     assert newest_titles(["1%", "chance"], 5) == ["A 1% Chance"]
+
+
+def test_a_word_repeated_in_any_case_is_asked_of_each_title_and_name_once(db):
+    make_episode(title="AI Weekly")
+    make_speaker(name="Ai Example")
+    repeated = ["AI", "ai", "Ai"]
+
+    with CaptureQueriesContext(connection) as queries:
+        assert titles(repeated) == ["AI Weekly"]
+        assert names(repeated) == ["Ai Example"]
+
+    assert [query["sql"].count(" LIKE ") for query in queries] == [1, 1]
