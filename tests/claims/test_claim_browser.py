@@ -3,6 +3,7 @@
 import datetime
 import re
 from html import unescape
+from urllib.parse import urlencode
 
 import pytest
 from django import forms
@@ -10,7 +11,7 @@ from django.http import QueryDict
 from django.urls import reverse
 
 from claims.browse import ClaimSearch
-from claims.filters import ClaimFilter
+from claims.filters import ClaimFilter, valid_filters
 from claims.models import Attribution, ClaimType
 from episodes.models import Status
 from tests.claims.plans import plan
@@ -325,6 +326,25 @@ def test_a_speaker_whose_one_claim_is_retracted_is_refused_on_the_next_request(c
     response = client.get(URL, {"speaker": "dana-later"})
     assert "“dana-later” is not a speaker in the public record" in response.content.decode()
     assert shown_count(response) == 6
+
+
+def test_a_refused_value_leaves_the_others_looked_up_once(ledger, django_assert_num_queries):
+    good = {"speaker": "ada-example", "podcast": "example-show"}
+    with django_assert_num_queries(2):  # the speaker and the podcast
+        chosen, problems = valid_filters(QueryDict(urlencode(good)))
+    with django_assert_num_queries(2):
+        refused, problems = valid_filters(
+            QueryDict(urlencode({**good, "type": ["bogus", "belief"], "episode": "nowhere"}, True))
+        )
+
+    assert problems == [
+        "“bogus” is not a claim type, so it was ignored.",
+        "“nowhere” is not a published episode, so it was ignored.",
+    ]
+    assert list(refused.cleaned_data) == list(chosen.cleaned_data)
+    assert refused.cleaned_data["type"] == ["belief"]
+    assert refused.cleaned_data["speaker"] == chosen.cleaned_data["speaker"]
+    assert refused.cleaned_data["podcast"] == chosen.cleaned_data["podcast"]
 
 
 def test_the_filters_form_has_no_checks_of_its_own_that_cleaning_would_skip():
