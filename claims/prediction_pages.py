@@ -94,17 +94,15 @@ class PredictionFilter(django_filters.FilterSet):
 
 
 def valid_filters(data) -> tuple[PredictionFilter, dict]:
-    """A bound, valid PredictionFilter, and {name: [message]} for each value it had to
-    drop: a speaker nobody with a prediction is called must not drop the podcast too."""
+    """A bound PredictionFilter, and {name: [message]} for each value it had to drop: a
+    speaker nobody with a prediction is called must not drop the podcast too.
+
+    A dropped value is cleaned as if it had not been given, and the values kept are not
+    cleaned again: binding the filters a second time looked the podcast up twice."""
     filters = PredictionFilter(data, queryset=public_predictions())
-    if filters.is_valid():
-        return filters, {}
     errors = dict(filters.errors)
-    data = data.copy()
     for name in errors:
-        data.pop(name, None)
-    filters = PredictionFilter(data, queryset=public_predictions())
-    filters.is_valid()  # what is left is valid; this fills form.cleaned_data
+        filters.form.cleaned_data[name] = filters.form.fields[name].clean(None)
     return filters, errors
 
 

@@ -9,6 +9,7 @@ import re
 
 import pytest
 from django.db import connection
+from django.http import QueryDict
 from django.urls import reverse
 from django.utils import timezone
 
@@ -18,6 +19,7 @@ from claims.prediction_pages import (
     TRACK_RECORD_SIZE,
     outcome_counts,
     public_predictions,
+    valid_filters,
 )
 from episodes import podcast_choices
 from episodes.models import Episode, Status
@@ -217,6 +219,29 @@ def test_an_ignored_speaker_leaves_the_other_filters_in_place(client, ledger):
 
     assert "Speaker was ignored" in html
     assert "It did not." in html and "Overdue by a month." not in html
+
+
+@pytest.mark.parametrize(
+    ("query", "dropped", "kept"),
+    [
+        ("speaker=nobody&podcast=sample-hour&outcome=came_true", "speaker", None),
+        ("speaker=ada-example&podcast=no-such-show&outcome=came_true", "podcast", None),
+        ("speaker=ada-example&podcast=sample-hour&outcome=bogus", "outcome", ""),
+    ],
+)
+def test_a_dropped_filter_value_leaves_the_others_looked_up_once(
+    ledger, django_assert_num_queries, query, dropped, kept
+):
+    # One lookup of the speaker, one of the podcast, whichever of them is dropped.
+    with django_assert_num_queries(2):
+        filters, ignored = valid_filters(QueryDict(query))
+
+    chosen = {
+        name: getattr(value, "slug", value) for name, value in filters.form.cleaned_data.items()
+    }
+    expected = {"speaker": "ada-example", "podcast": "sample-hour", "outcome": "came_true"}
+    assert list(ignored) == [dropped]
+    assert chosen == expected | {dropped: kept}
 
 
 def test_the_predictions_page_filters_by_speaker_podcast_and_outcome(client, ledger):
