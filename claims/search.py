@@ -12,9 +12,9 @@ import re
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from django.contrib.postgres.search import SearchHeadline, SearchQuery, SearchRank
+from django.contrib.postgres.search import SearchQuery, SearchRank
 from django.db import connections
-from django.db.models import BooleanField, F, FloatField, Func, IntegerField, Q, TextField, Value
+from django.db.models import BooleanField, F, FloatField, IntegerField, Q
 from django.db.models.expressions import RawSQL
 from django.db.models.lookups import GreaterThan
 from django.db.models.sql.constants import INNER
@@ -316,7 +316,7 @@ def highlight(claims, query, matches=None):
     ids = [claim.pk for claim in claims]
     connection = connections[Claim.objects.db]
     if connection.vendor == "postgresql":
-        marked = _headlines(Claim.objects.filter(pk__in=ids), query)
+        marked = _headlines(connection, ids, query)
     else:
         with connection.cursor() as cursor:
             cursor.execute(*highlights_sql(Within().fts5_match(query), ids, matches))
@@ -348,35 +348,35 @@ def _places_matched(claim, context):
     return [place for place, text in places if text and marked_lines.get(text)]
 
 
-def _headlines(claims, query):
+def _headlines(connection, ids, query):
     """{id: (excerpt, search context)}, each with markers, from ts_headline, which
-    reads them the way the index does (markup as spaces) and so marks the same words."""
-    tsquery = _tsquery(query)
-    rows = claims.annotate(
-        marked=_headline("excerpt", tsquery), marked_context=_headline("search_context", tsquery)
-    ).values_list("pk", "marked", "excerpt", "marked_context", "search_context")
-    return {
-        pk: (_unspaced(marked, excerpt), _unspaced(marked_context, context))
-        for pk, marked, excerpt, marked_context, context in rows
+    reads them the way the index does (markup as spaces) and so marks the same words.
+
+    Written out: the ORM's SearchHeadline took 0.9 ms of a search's page to compile, and
+    the claims' default order joined their episodes to sort the rows."""
+    headline = (
+        "ts_headline(%(config)s::regconfig, translate({}, %(spaced_out)s, %(spaces)s), "
+        "words, %(options)s)"
+    )
+    sql = (
+        f"SELECT id, {headline.format('excerpt')}, excerpt, "
+        f"{headline.format('search_context')}, search_context FROM claims_claim, "
+        "websearch_to_tsquery(%(config)s::regconfig, %(words)s) AS words WHERE id = ANY(%(ids)s)"
+    )
+    params = {
+        "config": SEARCH_CONFIG,
+        "spaced_out": SPACED_OUT,
+        "spaces": " " * len(SPACED_OUT),
+        "options": f"StartSel='{MARK_START}', StopSel='{MARK_STOP}', HighlightAll=true",
+        "words": query.as_websearch(),
+        "ids": ids,
     }
-
-
-def _headline(column, tsquery):
-    spaced = Func(
-        F(column),
-        Value(SPACED_OUT),
-        Value(" " * len(SPACED_OUT)),
-        function="translate",
-        output_field=TextField(),
-    )
-    return SearchHeadline(
-        spaced,
-        tsquery,
-        config=SEARCH_CONFIG,
-        start_sel=MARK_START,
-        stop_sel=MARK_STOP,
-        highlight_all=True,
-    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return {
+            pk: (_unspaced(marked, excerpt), _unspaced(marked_context, context))
+            for pk, marked, excerpt, marked_context, context in cursor.fetchall()
+        }
 
 
 def _unspaced(marked, excerpt):
