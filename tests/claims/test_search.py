@@ -198,6 +198,22 @@ def test_operators_and_punctuation_become_plain_words():
     assert query.as_websearch() == 'reward hacking "one phrase"'
 
 
+def test_a_term_asked_again_is_asked_once():
+    query = search.parse('Reward reward OR reward REWARD "reward hacking" -x -X "Reward Hacking"')
+
+    assert query.as_websearch() == 'reward "reward hacking" -x'
+    assert query.as_fts5() == '("reward") AND ("reward hacking") NOT "x"'
+
+
+def test_a_word_repeated_finds_what_the_word_finds_and_asks_for_it_once(corpus):
+    once = search.search(Claim.objects.published(), search.parse("reward"))
+    repeated = search.search(Claim.objects.published(), search.parse("reward " * 50))
+
+    assert set(repeated.values_list("pk", flat=True)) == set(once.values_list("pk", flat=True))
+    sql = str(repeated.query).lower()
+    assert sql.count("reward") == str(once.query).lower().count("reward")
+
+
 def test_long_queries_are_cut_to_the_limit():
     query = search.parse("reward " * 2000)
     assert query.truncated
