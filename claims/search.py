@@ -23,7 +23,7 @@ from django.utils.safestring import mark_safe
 
 from claims import neighbours
 from claims.search_index import FTS_TABLE, SPACED_OUT, Within, highlights_sql
-from claims.stop_words import STOP_WORDS
+from claims.stop_words import STOP_WORDS, trimmed
 
 MAX_QUERY_LENGTH = 300
 SEARCH_CONFIG = "english"
@@ -73,6 +73,11 @@ class ParsedQuery:
         return bool(self.groups)
 
     @property
+    def contradicts_itself(self):
+        """Whether a group's every term is left out too ("model -model"): nothing matches."""
+        return any(set(group) <= set(self.excluded) for group in self.groups)
+
+    @property
     def in_quotes(self) -> str:
         """The reader's text in curly quotes, to show it: their own straight quotes
         become the curly ones, so a phrase is quoted once (“reward model”)."""
@@ -109,7 +114,7 @@ def parse(raw):
             continue
         negated = token.startswith("-") and len(token) > 1
         body = token[1:] if negated else token
-        words = _trimmed(tuple(word.lower() for word in _WORD.findall(body)))
+        words = trimmed(tuple(word.lower() for word in _WORD.findall(body)))
         if not words:
             query.dropped_stop_words |= bool(_WORD.search(body))
             continue
@@ -132,21 +137,6 @@ def _each_once(terms):
     return tuple(dict.fromkeys(terms))
 
 
-def _trimmed(words):
-    """`words` without the stop words at either end.
-
-    PostgreSQL leaves stop words out of its index, so it can't find them: a
-    phrase "the model" finds what "model" finds. Inside a phrase they stay, as
-    the distance between its other words ("cost of the model").
-    """
-    start, stop = 0, len(words)
-    while start < stop and words[start] in STOP_WORDS:
-        start += 1
-    while stop > start and words[stop - 1] in STOP_WORDS:
-        stop -= 1
-    return words[start:stop]
-
-
 def search(claims, query, ranked=True, newer_than=None, within=None, walked=False):
     """Claims matching `query`; if `ranked`, annotated with `rank` (higher is more relevant)
     and `in_excerpt`: whether the excerpt matched, not only the summary, speaker or title,
@@ -159,6 +149,9 @@ def search(claims, query, ranked=True, newer_than=None, within=None, walked=Fals
     the outer query: a subquery that renames them (`pk__in=`) can't hold them.
     """
     within = within or Within()
+    if query.contradicts_itself:
+        # PostgreSQL read every claim to find none (0.6-1.2 s at a million claims).
+        claims = claims.none()
     if newer_than is not None:
         claims = claims.filter(pk__gt=newer_than)
     if connections[claims.db].vendor == "postgresql":

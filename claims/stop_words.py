@@ -1,5 +1,5 @@
 """PostgreSQL's English stop words (the Snowball list): its index leaves them out, so a
-reader's query leaves them out on both databases (claims.search._trimmed)."""
+reader's query leaves them out on both databases (trimmed)."""
 
 STOP_WORDS = frozenset(
     """i me my myself we our ours ourselves you your yours yourself yourselves he him his
@@ -11,3 +11,18 @@ STOP_WORDS = frozenset(
     few more most other some such no nor not only own same so than too very s t can will
     just don should now""".split()
 )
+
+
+def trimmed(words):
+    """`words` without the stop words at either end.
+
+    PostgreSQL leaves stop words out of its index, so it can't find them: a
+    phrase "the model" finds what "model" finds. Inside a phrase they stay, as
+    the distance between its other words ("cost of the model").
+    """
+    start, stop = 0, len(words)
+    while start < stop and words[start] in STOP_WORDS:
+        start += 1
+    while stop > start and words[stop - 1] in STOP_WORDS:
+        stop -= 1
+    return words[start:stop]

@@ -368,6 +368,8 @@ def test_the_filters_form_has_no_checks_of_its_own_that_cleaning_would_skip():
         {"q": "x" * 10_000},
         {"q": "\" & | ! ( ) : * '"},
         {"q": "fall\x00rise"},
+        {"q": "fall -fall"},
+        {"q": "fall " * 60},
         {"q": "ﬁnance 🤖 Ωmega ́"},
         {"aired_from": "2026-13-45"},
         {"order": "sideways"},
@@ -379,6 +381,12 @@ def test_hostile_input_gets_a_page_not_an_error(client, ledger, params):
     response = client.get(URL, params)
     assert response.status_code == 200
     assert "\x00" not in response.content.decode()
+
+
+def test_a_search_that_leaves_out_its_own_word_says_nothing_matches(client, ledger):
+    html = client.get(URL, {"q": "fall -fall"}).content.decode()
+
+    assert "No published claim matches “fall -fall” with these filters." in html
 
 
 def test_a_very_long_query_is_shortened_with_a_notice(client, ledger):

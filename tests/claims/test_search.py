@@ -214,6 +214,26 @@ def test_a_word_repeated_finds_what_the_word_finds_and_asks_for_it_once(corpus):
     assert sql.count("reward") == str(once.query).lower().count("reward")
 
 
+@pytest.mark.parametrize(
+    ("text", "contradicts"),
+    [
+        ("reward -reward", True),
+        ('"reward hacking" OR reward -reward -"Reward Hacking"', True),
+        ("reward OR model -reward", False),
+        ('"reward hacking" -reward', False),
+    ],
+)
+def test_a_query_that_leaves_out_every_term_of_a_group_contradicts_itself(text, contradicts):
+    assert search.parse(text).contradicts_itself is contradicts
+
+
+def test_a_search_that_contradicts_itself_finds_nothing_without_asking(
+    corpus, django_assert_num_queries
+):
+    with django_assert_num_queries(0):
+        assert list(search.search(Claim.objects.published(), search.parse("reward -reward"))) == []
+
+
 def test_long_queries_are_cut_to_the_limit():
     query = search.parse("reward " * 2000)
     assert query.truncated
