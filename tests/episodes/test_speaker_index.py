@@ -2,6 +2,7 @@
 
 import pytest
 
+from claims.speaker_index import NameQuery
 from episodes.models import Role, Status
 from tests.episodes.test_episode_page import visible_text
 from tests.factories import make_appearance, make_claim, make_episode, make_speaker
@@ -78,6 +79,16 @@ def test_the_search_finds_speakers_whose_name_holds_every_word(client):
     assert "1 identified person whose name matches “sample BEN”" in text
     assert "Ben Sample" in text
     assert "Ada Example" not in text
+
+
+def test_a_word_typed_again_in_any_case_is_looked_for_once(client):
+    two_hosts_and_a_guest()
+
+    query = NameQuery.parse("sample Sample SAMPLE ben")
+    text = visible_text(client.get("/speakers/", {"q": query.text}))
+
+    assert [word.casefold() for word in query.words] == ["sample", "ben"]
+    assert "Ben Sample" in text and "Ada Example" not in text
 
 
 def test_the_search_finds_someone_who_only_appeared(client):
