@@ -63,6 +63,22 @@ def test_wildcards_in_a_word_are_plain_characters(db):
     assert names(["a_e"]) == ["ada_example"]
 
 
+def test_words_too_short_for_a_trigram_are_looked_for_together(db):
+    make_speaker(name="Nora Samplewood")
+    make_speaker(name="Ben Other")
+    make_episode(title="An Open Show")
+    make_episode(title="An Opera")
+
+    with CaptureQueriesContext(connection) as queries:
+        assert names(["zq", "BE", "xy", "no"]) == ["Ben Other", "Nora Samplewood"]
+        assert names(["zq", "xy"]) == []
+        assert titles(["op", "SH", "an"]) == ["An Open Show"]
+
+    if connection.vendor == "sqlite":
+        # One pass of the trigrams for all of a search's short words, not one for each.
+        assert [query["sql"].count("SELECT rowid") for query in queries] == [1, 1, 1]
+
+
 def test_on_sqlite_names_are_looked_up_among_their_trigrams(db):
     make_speaker(name="Nora Samplewood")
 
