@@ -112,9 +112,7 @@ def speaker_suggestions(raw: str) -> list[Speaker]:
     words = NameQuery.parse(raw).words
     if not words:
         return []
-    speakers = predicting_speakers()
-    for word in words:
-        speakers = speakers.named_like([word])
+    speakers = predicting_speakers().named_like(words, every=True)
     return list(speakers.order_by("name", "pk")[:SUGGESTIONS])
 
 

@@ -71,9 +71,7 @@ class PublicRecordSpeakers:
 
     def named(self, speakers: QuerySet[Speaker]) -> QuerySet[Speaker]:
         """Those whose name holds every word searched for."""
-        for word in self.name_words:
-            speakers = speakers.named_like([word])
-        return speakers
+        return speakers.named_like(self.name_words, every=True) if self.name_words else speakers
 
     def count(self) -> int:
         if not self.name_words:

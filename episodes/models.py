@@ -81,11 +81,12 @@ class Podcast(models.Model):
 
 
 class SpeakerQuerySet(RecordQuerySet):
-    def named_like(self, words: list[str]) -> "SpeakerQuerySet":
-        """Speakers whose name holds any of `words`, in any case (trigrams: holds())."""
+    def named_like(self, words: list[str], every: bool = False) -> "SpeakerQuerySet":
+        """Speakers whose name holds any of `words` (or, with `every`, each of them), in
+        any case (trigrams: holds())."""
         if not words:
             return self.none()
-        return self.filter(holding_any(self, "name", words))
+        return self.filter((holding_every if every else holding_any)(self, "name", words))
 
 
 class Speaker(RemembersLoadedValues):

@@ -73,10 +73,12 @@ def test_words_too_short_for_a_trigram_are_looked_for_together(db):
         assert names(["zq", "BE", "xy", "no"]) == ["Ben Other", "Nora Samplewood"]
         assert names(["zq", "xy"]) == []
         assert titles(["op", "SH", "an"]) == ["An Open Show"]
+        every = Speaker.objects.named_like(["NO", "ra", "sa"], every=True)
+        assert list(every.values_list("name", flat=True)) == ["Nora Samplewood"]
 
     if connection.vendor == "sqlite":
         # One pass of the trigrams for all of a search's short words, not one for each.
-        assert [query["sql"].count("SELECT rowid") for query in queries] == [1, 1, 1]
+        assert [query["sql"].count("SELECT rowid") for query in queries] == [1, 1, 1, 1]
 
 
 def test_on_sqlite_names_are_looked_up_among_their_trigrams(db):
