@@ -6,7 +6,9 @@ import re
 from html import unescape
 
 import pytest
+from django.db import connection
 
+from claims.links import attach_public_links
 from claims.models import Attribution, Claim
 from episodes.models import Status
 from tests.factories import (
@@ -129,6 +131,24 @@ def test_a_link_to_a_claim_the_public_cannot_see_shows_on_neither_page(client, c
     response = client.get(ben.get_absolute_url())
     assert text_of(response, "links-heading") is None
     assert "Prices will fall" not in response.content.decode()
+
+
+def test_a_claim_retracted_once_its_links_were_read_is_left_out(contradiction):
+    ada, ben = contradiction
+    links_read = []
+
+    def retract_ada_after_the_links(execute, sql, params, many, context):
+        result = execute(sql, params, many, context)
+        if "claims_claimlink" in sql and not links_read:
+            links_read.append(sql)
+            ada.retract("Misattributed.")
+        return result
+
+    with connection.execute_wrapper(retract_ada_after_the_links):
+        attach_public_links([ben])
+
+    assert links_read, "the links were read"
+    assert ben.public_links == []
 
 
 def test_a_retracted_claim_shows_none_of_its_links(client, contradiction):
