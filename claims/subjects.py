@@ -2,32 +2,70 @@
 
 from collections import defaultdict
 from collections.abc import Iterable
-
-from django.db.models import Prefetch, prefetch_related_objects
+from dataclasses import dataclass, field
 
 from claims.models import Claim, ClaimReference
 
-# For Claim querysets (`.prefetch_related(*SUBJECTS)`) and lists of claims alike.
-SUBJECTS = (
-    "topics",
-    Prefetch("references_named", queryset=ClaimReference.objects.in_role_order()),
-)
+TopicLink = Claim.topics.through
+
+
+@dataclass(frozen=True)
+class Subjects:
+    """What a claim is about and what it names, as its API shape lists them."""
+
+    # Its topics by name (as Topic.Meta orders claim.topics.all())
+    topics: list = field(default_factory=list)
+    # The ClaimReferences naming them, with their references, in role order (in_role_order)
+    references: list = field(default_factory=list)
 
 
 def with_subjects(claims: Iterable[Claim]) -> None:
-    """Fetch the topics and named references of these claims: two queries in all."""
-    prefetch_related_objects(list(claims), *SUBJECTS)
+    """Give each of these claims its `subjects` (Subjects): two queries in all, none for
+    no claims.
+
+    Not Django's prefetch_related, which builds a manager and a queryset for each claim
+    and each relation: an episode's fifty claims spent 9 ms of the API's episode on it
+    at a million claims (PostgreSQL), for 2 ms of SQL. Only what the shape shows is read:
+    topics and references keep their own pages' counts, as JSON."""
+    by_id = {claim.pk: claim for claim in claims}
+    if not by_id:
+        return
+    subjects = {pk: Subjects() for pk in by_id}
+    tagged = (
+        TopicLink.objects.filter(claim_id__in=by_id)
+        .select_related("topic")
+        .only("claim_id", "topic__name", "topic__slug")
+        .order_by("topic__name")
+    )
+    for link in tagged:
+        subjects[link.claim_id].topics.append(link.topic)
+    named = (
+        ClaimReference.objects.in_role_order()
+        .filter(claim_id__in=by_id)
+        .only(
+            "claim_id",
+            "role",
+            "reference__kind",
+            "reference__title",
+            "reference__creator",
+            "reference__slug",
+        )
+    )
+    for naming in named:
+        subjects[naming.claim_id].references.append(naming)
+    for pk, claim in by_id.items():
+        claim.subjects = subjects[pk]
 
 
 def subject_slugs(claim_ids: Iterable[int]) -> tuple[dict[int, list[str]], dict[int, list[dict]]]:
     """{claim id: its topics' slugs} and {claim id: [{"role", "slug"}] of the references it
-    names}, each in the order SUBJECTS gives them: two queries, and only the slugs read,
+    names}, each in the order with_subjects gives them: two queries, and only the slugs read,
     for files of every claim (a record and a queryset per claim and subject took 5 KB a
     claim, most of a download's memory)."""
     claim_ids = list(claim_ids)
     topics, references = defaultdict(list), defaultdict(list)
     tagged = (
-        Claim.topics.through.objects.filter(claim_id__in=claim_ids)
+        TopicLink.objects.filter(claim_id__in=claim_ids)
         .order_by("topic__name")  # as Topic.Meta orders claim.topics.all()
         .values_list("claim_id", "topic__slug")
     )

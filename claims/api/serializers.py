@@ -132,7 +132,7 @@ class ClaimSerializer(serializers.Serializer):
     verification = serializers.ChoiceField(choices=Verification.choices, allow_null=True)
     corrections = CorrectionSerializer(many=True, source="public_corrections")
     topics = serializers.SerializerMethodField(help_text="The slugs of the claim's topics.")
-    references = NamedReferenceSerializer(many=True, source="references_named.all", allow_null=True)
+    references = NamedReferenceSerializer(many=True, source="subjects.references", allow_null=True)
     retraction = serializers.SerializerMethodField()
     citation = serializers.SerializerMethodField()
     links = LinkedClaimSerializer(
@@ -147,7 +147,7 @@ class ClaimSerializer(serializers.Serializer):
 
     @extend_schema_field(serializers.ListField(child=serializers.SlugField(), allow_null=True))
     def get_topics(self, claim):
-        return [topic.slug for topic in claim.topics.all()]
+        return [topic.slug for topic in claim.subjects.topics]
 
     @extend_schema_field(RetractionSerializer(allow_null=True))
     def get_retraction(self, claim):
@@ -191,7 +191,7 @@ def claim_shape(claim, request) -> dict:
         "moment_url": claim.moment_url,
         "verification": _choice(claim.verification),
         "corrections": _corrections(claim.public_corrections),
-        "topics": [topic.slug for topic in claim.topics.all()],
+        "topics": [topic.slug for topic in claim.subjects.topics],
         "references": [
             {
                 "role": _choice(named.role),
@@ -200,7 +200,7 @@ def claim_shape(claim, request) -> dict:
                 "kind": _choice(named.reference.kind),
                 "url": absolute(named.reference.get_absolute_url()),
             }
-            for named in claim.references_named.all()
+            for named in claim.subjects.references
         ],
         "retraction": RetractionSerializer(claim).data if claim.is_retracted else None,
         "citation": citation(claim, url),

@@ -30,7 +30,7 @@ from claims.public_record import (
     totals,
 )
 from claims.querysets import ordered_mix
-from claims.subjects import SUBJECTS, with_subjects
+from claims.subjects import with_subjects
 from episodes.models import Episode, Podcast, Speaker
 
 ERRORS = {400: shapes.ErrorSerializer, 404: shapes.ErrorSerializer, 429: shapes.ErrorSerializer}
@@ -65,10 +65,9 @@ class ClaimDetail(GenericAPIView):
 
     @extend_schema(summary="A claim by id", responses={200: shapes.ClaimSerializer, **ERRORS})
     def get(self, request, pk):
-        claim = get_object_or_404(
-            Claim.objects.on_record().for_listing().prefetch_related(*SUBJECTS), pk=pk
-        )
+        claim = get_object_or_404(Claim.objects.on_record().for_listing(), pk=pk)
         attach_public_links([claim])
+        with_subjects([claim])
         return Response(self.get_serializer(claim).data)
 
 
@@ -82,12 +81,10 @@ class ClaimAtNumber(GenericAPIView):
     )
     def get(self, request, podcast_slug, episode_slug, number):
         claim = get_object_or_404(
-            Claim.objects.on_record()
-            .for_listing()
-            .prefetch_related(*SUBJECTS)
-            .at_permalink(podcast_slug, episode_slug, number)
+            Claim.objects.on_record().for_listing().at_permalink(podcast_slug, episode_slug, number)
         )
         attach_public_links([claim])
+        with_subjects([claim])
         return Response(self.get_serializer(claim).data)
 
 
@@ -145,10 +142,10 @@ class EpisodeDetail(GenericAPIView):
         episode.ledger = list(
             claims.select_related("speaker")
             .defer("search_context", "search_vector")
-            .prefetch_related(*SUBJECTS)
             .order_by("number")
         )
         attach_public_links(episode.ledger)
+        with_subjects(episode.ledger)
         episode.claim_mix = claims.type_mix()
         people = {c.speaker_id: c.speaker for c in episode.ledger if c.is_identified}
         episode.people = sorted(people.values(), key=lambda speaker: speaker.name)
