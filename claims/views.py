@@ -90,7 +90,7 @@ def episode_detail(request, podcast_slug, slug):
     )
     # Through the relation, so each claim's card reuses `episode` instead of refetching it.
     claims = episode.claims.published()
-    ledger = list(claims.select_related("speaker").order_by("number"))
+    ledger = list(claims.for_cards_of_their_episode().order_by("number"))
     # One instance per person, shared by their claims, so each speaker's link is
     # reversed once per page, not once per card (see reverse_once).
     speakers = {c.speaker_id: c.speaker for c in ledger if c.is_identified}

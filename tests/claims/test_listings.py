@@ -84,7 +84,14 @@ PODCASTS_DESCRIPTION = '"episodes_podcast"."description"'
 
 
 @pytest.mark.parametrize(
-    "page", ["claims browser", "claims browser with a search", "speaker page", "topic page"]
+    "page",
+    [
+        "claims browser",
+        "claims browser with a search",
+        "speaker page",
+        "topic page",
+        "episode page",
+    ],
 )
 def test_pages_of_claim_cards_leave_out_what_a_card_never_shows(client, episode, page):
     claim = episode.claims.first()
@@ -95,6 +102,7 @@ def test_pages_of_claim_cards_leave_out_what_a_card_never_shows(client, episode,
         "claims browser with a search": ("/claims/", {"q": "exact excerpt"}),
         "speaker page": (claim.speaker.get_absolute_url(), None),
         "topic page": (topic.get_absolute_url(), None),
+        "episode page": (episode.get_absolute_url(), None),
     }[page]
 
     with CaptureQueriesContext(connection) as queries:
@@ -105,3 +113,4 @@ def test_pages_of_claim_cards_leave_out_what_a_card_never_shows(client, episode,
     cards = [sql for sql in statements if '"claims_claim"."excerpt"' in sql]
     assert cards
     assert not [sql for sql in cards if SPEAKERS_KEPT_MIX in sql or PODCASTS_DESCRIPTION in sql]
+    assert not [sql for sql in cards if '"claims_claim"."search_context"' in sql]
