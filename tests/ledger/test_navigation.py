@@ -4,6 +4,7 @@ import re
 
 import pytest
 
+from ledger import navigation
 from tests.factories import make_claim, make_episode
 
 pytestmark = pytest.mark.django_db
@@ -57,3 +58,16 @@ def test_a_detail_page_marks_the_section_it_belongs_to(client, claim, page, sect
 
 def test_the_home_page_marks_no_section(client, claim):
     assert current_sections(client.get("/")) == {}
+
+
+@pytest.mark.parametrize(("path", "worked_out"), [("/claims/feed/", 0), ("/episodes/", 1)])
+def test_the_sections_are_worked_out_only_for_a_page_that_shows_them(
+    client, claim, monkeypatch, path, worked_out
+):
+    # A feed renders a template, with the request, for each of its entries.
+    calls = []
+    monkeypatch.setattr(navigation, "sections", lambda request: calls.append(request) or [])
+    make_claim(claim.episode, number=2)
+
+    assert client.get(path).status_code == 200
+    assert len(calls) == worked_out
