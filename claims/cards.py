@@ -71,9 +71,14 @@ def time_element(day) -> SafeString:
     need no escaping."""
     if hasattr(day, "tzinfo") and timezone.is_aware(day):
         day = timezone.localtime(day)
-    return mark_safe(
-        f'<time datetime="{iso_date(day)}">{day.day} {MONTHS[day.month]} {day.year:04d}</time>'
-    )
+    return mark_safe(f'<time datetime="{iso_date(day)}">{day_in_words(day)}</time>')
+
+
+def day_in_words(day) -> str:
+    """3 September 2026 (`|date:"j F Y"`), a moment on its day where the ledger is."""
+    if hasattr(day, "tzinfo") and timezone.is_aware(day):
+        day = timezone.localtime(day)
+    return f"{day.day} {MONTHS[day.month]} {day.year:04d}"
 
 
 def iso_date(day) -> str:

@@ -1,9 +1,13 @@
 """Atom feeds, read by feedparser as a feed reader reads them."""
 
+from datetime import date
+
 import feedparser
 import pytest
+from django.utils import timezone
 from lxml import html
 
+from claims.cards import day_in_words
 from claims.models import Attribution, ClaimType
 from episodes.models import Status
 from tests.claims.clients import head_links
@@ -63,6 +67,30 @@ def test_newest_claims_feed_lists_published_claims_newest_episodes_first(client,
     assert "Newer Episode" in entry.summary
     assert entry.updated_parsed is not None
     assert [tag.term for tag in entry.tags] == ["prediction"]
+
+
+def test_an_entry_says_who_said_it_where_and_when_and_its_corrections(client):
+    podcast = make_podcast(name="Tom & Jerry's <Show>")
+    episode = make_episode(podcast, title="<b>Bold</b> & “quoted”", air_date=date(2026, 3, 9))
+    claim = make_claim(
+        episode,
+        make_speaker(name="Ada <Example>"),
+        excerpt="Prices <will> rise & stay.",
+        timestamp=754,
+    )
+    claim.summary = "Prices stay high."
+    claim.save(correction_note="The summary <was> missing.")
+
+    entry = read_feed(client, "/claims/feed/").entries[0]
+    content = html.fromstring(entry.summary)
+
+    assert " ".join(content.text_content().split()) == (
+        "“Prices <will> rise & stay.” Ada <Example>, in “<b>Bold</b> & “quoted”” "
+        "(Tom & Jerry's <Show>, 9 March 2026) at 12:34. Claim 01, evaluation. "
+        f"Correction, {day_in_words(timezone.localdate())}: The summary <was> missing."
+    )
+    assert content.xpath("//a/@href") == [f"http://testserver{episode.get_absolute_url()}"]
+    assert content.xpath("//b") == [] and content.xpath("//will") == []
 
 
 def test_an_unresolved_voice_is_named_as_one_with_its_label(client, ledger):
