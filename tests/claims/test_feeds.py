@@ -202,6 +202,27 @@ def test_corrections_feed_lists_corrections_and_retractions(client, ledger):
     assert len({entry.id for entry in feed.entries}) == 2
 
 
+def test_a_correction_shows_the_claims_words_only_while_the_claim_stands(client):
+    episode = make_episode(make_podcast(name="Tom & Jerry's <Show>"), title="<b>Bold</b>")
+    standing = make_claim(episode, make_speaker(name="Ada"), number=1, excerpt="Rain <fell>.")
+    standing.excerpt = "Rain <falls>."
+    standing.save(correction_note="Tense <fixed>.")
+    withdrawn = make_claim(episode, make_speaker(name="Ben"), number=2, excerpt="Secret word.")
+    withdrawn.excerpt = "Secret words."
+    withdrawn.save(correction_note="Plural fixed.")
+    withdrawn.retract("Misheard & misattributed.")
+
+    feed = read_feed(client, "/corrections/feed/")
+    texts = [" ".join(html.fromstring(e.summary).text_content().split()) for e in feed.entries]
+
+    retracted_note = "Claim 02 of “<b>Bold</b>” is retracted: its permalink keeps its number and gives the reason."
+    assert texts == [
+        f"Retracted: Misheard & misattributed. {retracted_note}",
+        f"Correction: Plural fixed. {retracted_note}",
+        "Correction: Tense <fixed>. “Rain <falls>.” Ada, in “<b>Bold</b>” (Tom & Jerry's <Show>).",
+    ]
+
+
 def test_every_page_names_its_feeds_and_each_one_parses(client, ledger):
     podcast, (older, newer), (ada, ben), claims = ledger
     expected = {
