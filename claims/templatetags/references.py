@@ -1,4 +1,7 @@
 from django import template
+from django.utils.safestring import SafeString, mark_safe
+
+from claims.cards import escaped
 
 register = template.Library()
 
@@ -24,3 +27,22 @@ def named_how(namings) -> str:
         parts.append(f"{naming.past} by {who}")
     text = " · ".join(parts)
     return text[:1].upper() + text[1:]
+
+
+@register.simple_tag
+def named_by(people, others: int) -> SafeString:
+    """“Ada, Ben and Cy” or, past the few a reference keeps, “Ada, Ben, Cy and 398
+    others”: `people` (speakers) each linked to their page, `others` how many more.
+
+    Written here rather than as an included template: the references' page names people
+    for each of its thirty references, and the include's lookups were a third of the
+    page's time (7.5 of 19 ms at a million claims, SQLite)."""
+    links = [
+        f'<a href="{escaped(person.get_absolute_url())}">{escaped(person.name)}</a>'
+        for person in people
+    ]
+    if others:
+        return mark_safe(f"{', '.join(links)} and {others} other{'' if others == 1 else 's'}")
+    if len(links) > 1:
+        return mark_safe(f"{', '.join(links[:-1])} and {links[-1]}")
+    return mark_safe("".join(links))

@@ -9,7 +9,8 @@ from django.db import IntegrityError, transaction
 from claims import reference_pages
 from claims.models import Attribution, ClaimReference, Reference, Role
 from claims.references import KEPT_NAMERS
-from episodes.models import Episode, Status
+from claims.templatetags.references import named_by
+from episodes.models import Episode, Speaker, Status
 from tests.claims.plans import plan
 from tests.factories import (
     make_claim,
@@ -398,3 +399,23 @@ def test_a_draft_moved_to_another_episode_is_listed_where_it_was_published(clien
         ("recommends", listed_first.pk),
         ("recommends", draft.pk),
     ]
+
+
+@pytest.mark.parametrize(
+    ("names", "others", "said"),
+    [
+        (["Ada"], 0, "Ada"),
+        (["Ada", "Ben"], 0, "Ada and Ben"),
+        (["Ada", "Ben", "Cy <3>"], 0, "Ada, Ben and Cy <3>"),
+        (["Ada", "Ben"], 1, "Ada, Ben and 1 other"),
+        (["Ada"], 398, "Ada and 398 others"),
+    ],
+)
+def test_the_people_who_named_a_reference_are_listed_in_words(names, others, said):
+    people = [Speaker(name=name, slug=f"person-{i}") for i, name in enumerate(names)]
+
+    written = named_by(people, others)
+
+    assert re.sub(r"<[^>]*>", "", written).replace("&lt;", "<").replace("&gt;", ">") == said
+    assert re.findall(r'href="([^"]*)"', written) == [p.get_absolute_url() for p in people]
+    assert "<3>" not in written
