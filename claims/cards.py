@@ -16,6 +16,7 @@ from html import escape
 from django.utils import timezone
 from django.utils.dates import MONTHS
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import Truncator
 
 from claims.choices import Resolution
 
@@ -63,6 +64,18 @@ def card(
     ]
     # One element a line, as the template wrote them.
     return mark_safe("\n".join(part for part in parts if part))
+
+
+def linked_claim(claim) -> SafeString:
+    """One claim named in a line: who, where, which record, how it starts, linked to its
+    permalink; in the lists of a claim's links and of a speaker's moves, which name up to
+    forty claims a page (an included template for each was a quarter of the page)."""
+    excerpt = Truncator(claim.excerpt).chars(120)
+    return mark_safe(
+        f'<a href="{escaped(claim.get_absolute_url())}">{escaped(claim.voice)}, '
+        f"“{escaped(claim.episode.title)}”, claim {escaped(claim.label)}</a> "
+        f"({time_element(claim.episode.air_date)}): <q>{escaped(excerpt)}</q>"
+    )
 
 
 def time_element(day) -> SafeString:

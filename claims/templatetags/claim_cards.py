@@ -9,6 +9,8 @@ register = template.Library()
 # `{% claim_card claim show_episode=True heading_level=4 %}`: one claim's card, written by
 # claims.cards.card, which says what each option does, and why in Python.
 register.simple_tag(cards.card, name="claim_card")
+# `{% linked_claim claim %}`: a claim named in a line (claims.cards.linked_claim).
+register.simple_tag(cards.linked_claim, name="linked_claim")
 
 
 @register.filter
