@@ -42,8 +42,8 @@ def navigation(request):
 
     Worked out only when a template shows it. Context processors run for every template
     rendered with the request, and a feed renders one for each of its fifty entries:
-    their sections' links cost the claims' feed a fifth of its time (ten milliseconds
-    at a million claims, PostgreSQL)."""
+    their sections' links were a fifth of the claims' feed (34.0 ms rather than 26.6 at
+    a million claims, SQLite)."""
     return {"nav_sections": SimpleLazyObject(lambda: sections(request))}
 
 
