@@ -13,6 +13,7 @@ from claims.prediction_pages import track_record
 from claims.public_record import episodes_with_counts, podcasts_with_counts
 from claims.querysets import ordered_mix
 from claims.speaker_index import NameQuery, PublicRecordSpeakers, label_episodes_and_roles
+from claims.subjects import with_subjects
 from episodes import podcast_choices
 from episodes.models import Episode, Podcast, Speaker
 
@@ -37,8 +38,9 @@ def claim_detail(request, podcast_slug, episode_slug, number):
         attach_public_links([claim])
         url = request.build_absolute_uri(claim.get_absolute_url())
         context["citations"] = citations.formatted(citations.reference(claim, url))
-        context["topics"] = claim.topics.all()
-        context["references"] = claim.references_named.in_role_order()
+        with_subjects([claim])
+        context["topics"] = claim.subjects.topics
+        context["references"] = claim.subjects.references
         context["passage"] = claim_passage(claim)
     return render(request, "claims/claim_detail.html", context)
 
