@@ -11,7 +11,8 @@ TopicLink = Claim.topics.through
 
 @dataclass(frozen=True)
 class Subjects:
-    """What a claim is about and what it names, as its API shape lists them."""
+    """What a claim is about and what it names, as its permalink and its API shape list
+    them."""
 
     # Its topics by name (as Topic.Meta orders claim.topics.all())
     topics: list = field(default_factory=list)
@@ -25,8 +26,8 @@ def with_subjects(claims: Iterable[Claim]) -> None:
 
     Not Django's prefetch_related, which builds a manager and a queryset for each claim
     and each relation: an episode's fifty claims spent 9 ms of the API's episode on it
-    at a million claims (PostgreSQL), for 2 ms of SQL. Only what the shape shows is read:
-    topics and references keep their own pages' counts, as JSON."""
+    at a million claims (PostgreSQL), for 2 ms of SQL. Only what a claim shows of them is
+    read: topics and references keep their own pages' counts, as JSON."""
     claims = list(claims)
     if not claims:
         return
