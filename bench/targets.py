@@ -50,21 +50,36 @@ def constant_queries(db, by_size):
 def flat(db, by_size, small, large):
     """Every page's p95 at the largest size within FLAT_RATIO of the smallest's. A page
     over it is named with its medians' ratio too: near the p95's, the page grew with the
-    data; far below it, a few slow samples made the p95, which the next run may not see."""
+    data; far below it, a few slow samples made the p95, which the next run may not see.
+    A page whose length grows with the data by design (a sitemap section, up to 50,000
+    addresses) is compared per address."""
     lo, hi = by_size[small]["uncached"], by_size[large]["uncached"]
+    lo_addresses = by_size[small].get("addresses", {})
+    hi_addresses = by_size[large].get("addresses", {})
+
+    def per_address(page):
+        return hi_addresses.get(page, 1) / max(lo_addresses.get(page, 1), 1)
 
     def grown(page, figure):
-        return hi[page][figure] / max(lo[page][figure], 0.01)
+        return hi[page][figure] / max(lo[page][figure], 0.01) / per_address(page)
 
     ratios = {page: grown(page, "p95_ms") for page in hi if page in lo}
     over = {page: r for page, r in ratios.items() if r > FLAT_RATIO}
+    compared_per_address = "; ".join(
+        f"{page} per address: {lo_addresses[page]:,} against {hi_addresses[page]:,}"
+        for page in sorted(hi_addresses)
+        if page in lo_addresses
+    )
     return row(
         f"{db}: flat, every page's p95 at {large:,} ≤ {FLAT_RATIO}× its p95 at {small:,}",
-        ", ".join(
-            f"{page} {r:.1f}× (median {grown(page, 'median_ms'):.1f}×)"
-            for page, r in sorted(over.items(), key=lambda i: -i[1])
+        (
+            ", ".join(
+                f"{page} {r:.1f}× (median {grown(page, 'median_ms'):.1f}×)"
+                for page, r in sorted(over.items(), key=lambda i: -i[1])
+            )
+            or f"worst {max(ratios.values()):.1f}× ({max(ratios, key=ratios.get)})"
         )
-        or f"worst {max(ratios.values()):.1f}× ({max(ratios, key=ratios.get)})",
+        + (f" ({compared_per_address})" if compared_per_address else ""),
         not over,
     )
 

@@ -35,3 +35,34 @@ def test_pages_within_twice_their_p95_pass_and_the_worst_is_named():
 
     assert verdict["pass"]
     assert verdict["measured"] == "worst 1.7× (claims)"
+
+
+def test_a_sitemap_section_is_compared_per_address():
+    runs = by_size(
+        {"home": latency(5, 6), "sitemap (claims)": latency(28, 30)},
+        {"home": latency(6, 7), "sitemap (claims)": latency(140, 160)},
+    )
+    runs[10_000]["addresses"] = {"sitemap (claims)": 9_300}
+    runs[1_000_000]["addresses"] = {"sitemap (claims)": 50_000}
+
+    verdict = flat("sqlite", runs, 10_000, 1_000_000)
+
+    # 160 ms for 50,000 addresses against 30 for 9,300: about the same per address.
+    assert verdict["pass"]
+    assert verdict["measured"] == (
+        "worst 1.2× (home) (sitemap (claims) per address: 9,300 against 50,000)"
+    )
+
+
+def test_a_sitemap_section_slower_per_address_fails():
+    runs = by_size(
+        {"sitemap (claims)": latency(28, 30)},
+        {"sitemap (claims)": latency(600, 700)},
+    )
+    runs[10_000]["addresses"] = {"sitemap (claims)": 9_300}
+    runs[1_000_000]["addresses"] = {"sitemap (claims)": 50_000}
+
+    verdict = flat("postgresql", runs, 10_000, 1_000_000)
+
+    assert not verdict["pass"]
+    assert verdict["measured"].startswith("sitemap (claims) 4.3× (median 4.0×)")
