@@ -58,7 +58,9 @@ def flat(db, by_size, small, large):
     hi_addresses = by_size[large].get("addresses", {})
 
     def per_address(page):
-        return hi_addresses.get(page, 1) / max(lo_addresses.get(page, 1), 1)
+        if page not in lo_addresses or page not in hi_addresses:
+            return 1
+        return hi_addresses[page] / max(lo_addresses[page], 1)
 
     def grown(page, figure):
         return hi[page][figure] / max(lo[page][figure], 0.01) / per_address(page)

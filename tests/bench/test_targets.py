@@ -66,3 +66,13 @@ def test_a_sitemap_section_slower_per_address_fails():
 
     assert not verdict["pass"]
     assert verdict["measured"].startswith("sitemap (claims) 4.3× (median 4.0×)")
+
+
+def test_a_page_whose_addresses_were_counted_at_one_size_only_is_compared_whole():
+    runs = by_size({"sitemap (claims)": latency(28, 30)}, {"sitemap (claims)": latency(70, 80)})
+    runs[1_000_000]["addresses"] = {"sitemap (claims)": 50_000}
+
+    verdict = flat("sqlite", runs, 10_000, 1_000_000)
+
+    assert not verdict["pass"]
+    assert verdict["measured"] == "sitemap (claims) 2.7× (median 2.5×)"
