@@ -1,5 +1,6 @@
 from django import template
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import get_text_list
 
 from claims.cards import escaped
 
@@ -37,12 +38,10 @@ def named_by(people, others: int) -> SafeString:
     Written here rather than as an included template: the references' page names people
     for each of its thirty references, and the include's lookups were a third of the
     page's time (7.5 of 19 ms at a million claims, SQLite)."""
-    links = [
+    named = [
         f'<a href="{escaped(person.get_absolute_url())}">{escaped(person.name)}</a>'
         for person in people
     ]
     if others:
-        return mark_safe(f"{', '.join(links)} and {others} other{'' if others == 1 else 's'}")
-    if len(links) > 1:
-        return mark_safe(f"{', '.join(links[:-1])} and {links[-1]}")
-    return mark_safe("".join(links))
+        named.append(f"{others} other{'' if others == 1 else 's'}")
+    return mark_safe(get_text_list(named, "and"))
