@@ -4,6 +4,7 @@ import re
 
 import pytest
 
+from claims.embeds import embed_url
 from ledger import navigation
 from tests.factories import make_claim, make_episode
 
@@ -60,14 +61,14 @@ def test_the_home_page_marks_no_section(client, claim):
     assert current_sections(client.get("/")) == {}
 
 
-@pytest.mark.parametrize(("path", "worked_out"), [("/claims/feed/", 0), ("/episodes/", 1)])
+@pytest.mark.parametrize(("shown", "worked_out"), [(False, 0), (True, 1)])
 def test_the_sections_are_worked_out_only_for_a_page_that_shows_them(
-    client, claim, monkeypatch, path, worked_out
+    client, claim, monkeypatch, shown, worked_out
 ):
-    # A feed renders a template, with the request, for each of its entries.
+    # A claim's embed renders a template with the request, and shows no navigation.
     calls = []
     monkeypatch.setattr(navigation, "sections", lambda request: calls.append(request) or [])
-    make_claim(claim.episode, number=2)
+    path = "/episodes/" if shown else embed_url(claim)
 
     assert client.get(path).status_code == 200
     assert len(calls) == worked_out
