@@ -7,6 +7,8 @@ class LedgerConfig(AppConfig):
     verbose_name = "Evidence Ledger"
 
     def ready(self):
+        from ledger import checks  # noqa: F401 (registers the database's checks)
+
         # A saved or deleted record moves the version when readers can see the change
         # (not a draft's). Bulk writes (QuerySet.update, bulk_create) call
         # ledger_changed() themselves, unless made unseen_by_readers().

@@ -141,7 +141,6 @@ WSGI_APPLICATION = "ledger.wsgi.application"
 # a statement after DATABASE_STATEMENT_TIMEOUT (0: no limit), before GUNICORN_TIMEOUT.
 DATABASE_CONNECT_TIMEOUT = envint("DATABASE_CONNECT_TIMEOUT", 5)
 DATABASE_STATEMENT_TIMEOUT = envint("DATABASE_STATEMENT_TIMEOUT", 25)
-# The planner's cost of a random page read (see database() below); 4 on spinning disks.
 DATABASE_RANDOM_PAGE_COST = envfloat("DATABASE_RANDOM_PAGE_COST", 1.1)
 # SQLite's page cache per connection, in MB (2 by default): a rare word's 700 matches at
 # a million claims come from it, not from the system a page at a time (28 -> 24 ms).
@@ -149,8 +148,8 @@ SQLITE_CACHE_MB = envint("SQLITE_CACHE_MB", 16)
 if SQLITE_CACHE_MB < 1:
     raise ImproperlyConfigured(f"SQLITE_CACHE_MB must be 1 or more, not {SQLITE_CACHE_MB}")
 # "transaction" behind PgBouncer in transaction mode (docs/scaling.md): no server-side
-# cursors, which would outlive the transaction and its server connection, and no
-# startup options, which PgBouncer refuses (give the role its statement_timeout).
+# cursors, which outlive their server connection, and no startup options, which
+# PgBouncer refuses (the role carries POSTGRESQL_SESSION instead).
 DATABASE_POOLER = os.environ.get("DATABASE_POOLER", "")
 if DATABASE_POOLER not in ("", "transaction"):
     raise ImproperlyConfigured(
@@ -159,6 +158,19 @@ if DATABASE_POOLER not in ("", "transaction"):
 # Read replicas of the primary (PostgreSQL streaming replication): public pages read
 # from them, everything else from the primary (ledger/routers.py).
 DATABASE_REPLICA_URLS = envlist("DATABASE_REPLICA_URLS", [])
+# What the ledger's PostgreSQL sessions run with (the timeout in ms), set on connecting or,
+# behind a pooler, on the role (ledger.checks). No JIT: compiling took 6 s of a count that
+# runs in milliseconds. Random reads cost as on SSD or in memory (4 on spinning disks): 4
+# made a rare word's search hash all 26,000 published episodes (13 ms) rather than look up
+# its 659 matches' (3 ms). Parallel workers only for statements that read much: a rare
+# word's matches waited 5 ms for one with little to do (docs/performance.md).
+POSTGRESQL_SESSION = {
+    "statement_timeout": DATABASE_STATEMENT_TIMEOUT * 1000,
+    "jit": "off",
+    "random_page_cost": DATABASE_RANDOM_PAGE_COST,
+    "parallel_setup_cost": 10000,
+}
+POSTGRESQL_OPTIONS = " ".join(f"-c {name}={value}" for name, value in POSTGRESQL_SESSION.items())
 
 
 def database(url):
@@ -175,16 +187,7 @@ def database(url):
     if DATABASE_POOLER:
         config["DISABLE_SERVER_SIDE_CURSORS"] = True
     else:
-        # No JIT: compiling took 6 s of a claims browser's count that runs in milliseconds.
-        # Random reads cost as on SSD or in memory: the default of 4 made a rare word's
-        # search hash all 26,000 published episodes (13 ms) rather than look up its 659
-        # matches' (3 ms). Parallel workers only for statements that read much: a rare
-        # word's matches waited 5 ms for one with little to do (docs/performance.md).
-        options.setdefault(
-            "options",
-            f"-c statement_timeout={DATABASE_STATEMENT_TIMEOUT}s -c jit=off"
-            f" -c random_page_cost={DATABASE_RANDOM_PAGE_COST} -c parallel_setup_cost=10000",
-        )
+        options.setdefault("options", POSTGRESQL_OPTIONS)
     return config
 
 
@@ -198,8 +201,7 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
         "NAME": str(Path(tempfile.gettempdir()) / f"ledger-test-{os.getpid()}.sqlite3")
     }
 for _number, _url in enumerate(DATABASE_REPLICA_URLS, start=1):
-    # Under test, a replica reads the primary's test database (which replication
-    # copies), and is never created or flushed itself.
+    # Under test, a replica reads the primary's test database, never made or flushed.
     DATABASES[f"replica_{_number}"] = {**database(_url), "TEST": {"MIRROR": "default"}}
 DATABASE_ROUTERS = ["ledger.routers.ReplicaRouter"] if DATABASE_REPLICA_URLS else []
 
@@ -208,9 +210,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # A shared cache (Redis) in production; each process's memory otherwise. Page cache
 # entries are keyed by the ledger's version, so they are never served stale either way.
 REDIS_URL = os.environ.get("REDIS_URL", "")
-# Seconds to connect to Redis and to wait for each answer. A down or hung Redis then
-# costs a page a moment, not redis-py's default five seconds per call; the page cache
-# fails open (ledger/caching.py).
+# Seconds to connect to Redis and to wait for each answer: a down or hung Redis costs a
+# page a moment, not redis-py's five seconds a call; the cache fails open (caching.py).
 REDIS_TIMEOUT = envfloat("REDIS_TIMEOUT", 0.5)
 
 
