@@ -7,13 +7,35 @@ from django.core.management import call_command
 
 
 def pytest_collection_modifyitems(config, items):
-    """Tests of a real read replica skip, with a reason, when none is configured."""
-    if settings.DATABASE_REPLICA_URLS:
-        return
-    skip = pytest.mark.skip(reason="no read replica: set DATABASE_REPLICA_URLS (.ci/run does)")
+    """Tests of a real read replica, or of a real pooler, skip with a reason when none is
+    configured."""
+    missing = {
+        "replica": not settings.DATABASE_REPLICA_URLS
+        and "no read replica: set DATABASE_REPLICA_URLS (.ci/run does)",
+        "pooler": not settings.DATABASE_POOLER
+        and "no pooler: set DATABASE_POOLER and reach PostgreSQL through PgBouncer (.ci/run does)",
+    }
     for item in items:
-        if "replica" in item.keywords:
-            item.add_marker(skip)
+        for marker, reason in missing.items():
+            if reason and marker in item.keywords:
+                item.add_marker(pytest.mark.skip(reason=reason))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def pooled_test_database_released(request, django_db_blocker):
+    """Behind a pooler, the test database's server connections are closed before it is
+    dropped: PgBouncer keeps them open after the tests close theirs, and PostgreSQL
+    drops no database anyone is connected to."""
+    if not settings.DATABASE_POOLER:
+        yield
+        return
+    # Set up inside this fixture, so torn down after it.
+    request.getfixturevalue("django_db_setup")
+    yield
+    from tests.ledger.pooler import close_server_connections
+
+    with django_db_blocker.unblock():
+        close_server_connections()
 
 
 @pytest.fixture(autouse=True)
