@@ -53,9 +53,14 @@ def after(ordering: list[str], row, vendor: str) -> Q:
         name = key.removeprefix("-")
         value = comparable(attrgetter(name.replace("__", "."))(row), vendor)
         direction = "lt" if key.startswith("-") else "gt"
+        if not same:
+            # The first key's bound on its own as well: an index on it then starts the
+            # read at the row, where the alternatives alone made each batch read every
+            # row before it again (half-way through a million claims, 19 ms, not 3).
+            start = Q(**{f"{name}__{direction}e": value})
         later.append(reduce(and_, [*same, Q(**{f"{name}__{direction}": value})]))
         same.append(Q(**{name: value}))
-    return reduce(or_, later)
+    return start & reduce(or_, later)
 
 
 def comparable(value, vendor: str):

@@ -93,3 +93,24 @@ def test_a_download_behind_the_pooler_holds_every_claim_in_order(client, claims,
 
     assert len(rows) == 8
     assert rows == expected_rows
+
+
+def test_each_later_batch_starts_at_its_row_in_the_index_of_the_first_key(claims, pooled):
+    """The first key's bound is an index's condition, not a filter of every row before."""
+    with CaptureQueriesContext(connection) as queries:
+        list(in_batches(ordered(), 3))
+    second_batch = queries[1]["sql"]
+
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+        if connection.vendor == "postgresql":
+            cursor.execute("SET LOCAL enable_seqscan = off")
+            cursor.execute("EXPLAIN " + second_batch)
+        else:
+            cursor.execute("EXPLAIN QUERY PLAN " + second_batch)
+        plan = "\n".join(str(row) for row in cursor.fetchall())
+
+    if connection.vendor == "postgresql":
+        assert "Index Cond: (air_date <= '2026-01-05'::date)" in plan
+    else:
+        assert "USING INDEX episode_status_air_date (status=? AND air_date<?)" in plan
