@@ -5,20 +5,21 @@ from django.conf import settings
 from django.core.cache import cache
 from django.core.management import call_command
 
+from tests.ledger.pooler import close_server_connections
+
 
 def pytest_collection_modifyitems(config, items):
     """Tests of a real read replica, or of a real pooler, skip with a reason when none is
     configured."""
-    missing = {
-        "replica": not settings.DATABASE_REPLICA_URLS
-        and "no read replica: set DATABASE_REPLICA_URLS (.ci/run does)",
-        "pooler": not settings.DATABASE_POOLER
-        and "no pooler: set DATABASE_POOLER and reach PostgreSQL through PgBouncer (.ci/run does)",
-    }
+    missing = {}
+    if not settings.DATABASE_REPLICA_URLS:
+        missing["replica"] = "no read replica: set DATABASE_REPLICA_URLS"
+    if not settings.DATABASE_POOLER:
+        missing["pooler"] = "no pooler: set DATABASE_POOLER, reach PostgreSQL through PgBouncer"
     for item in items:
         for marker, reason in missing.items():
-            if reason and marker in item.keywords:
-                item.add_marker(pytest.mark.skip(reason=reason))
+            if marker in item.keywords:
+                item.add_marker(pytest.mark.skip(reason=f"{reason} (.ci/run does)"))
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -32,8 +33,6 @@ def pooled_test_database_released(request, django_db_blocker):
     # Set up inside this fixture, so torn down after it.
     request.getfixturevalue("django_db_setup")
     yield
-    from tests.ledger.pooler import close_server_connections
-
     with django_db_blocker.unblock():
         close_server_connections()
 
