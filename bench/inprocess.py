@@ -133,14 +133,5 @@ def main():
     json.dump(result, sys.stdout, indent=1)
 
 
-def latency_only():
-    """Only every page's and search's samples, page cache off: a round of those that
-    bench/run.py takes at each size in turn, for the flat target."""
-    client = Client()
-    urls = {**pages(), **{f"search: {kind}": url for kind, url in search_mix().items()}}
-    with override_settings(PAGE_CACHE_SECONDS=0):
-        json.dump({name: timed(client, url) for name, url in urls.items()}, sys.stdout)
-
-
 if __name__ == "__main__":
-    latency_only() if os.environ.get("BENCH_LATENCY_ONLY") else main()
+    main()

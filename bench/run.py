@@ -69,10 +69,6 @@ HTTP_ROUNDS = 3
 WARM_AT_ONCE = int(os.environ.get("BENCH_WORKERS", "4"))
 # Alternating runs of the minimal view and each page (see load()).
 ROUNDS = 3
-# Rounds of every page's latency with the sizes in turn (alternate_sizes()), and the
-# requests of a page in each.
-ALTERNATING_ROUNDS = 3
-ALTERNATING_REPEAT = "15"
 WRK_CONNECTIONS = 8
 
 
@@ -463,25 +459,20 @@ def _request_headers(port, path, revalidate):
 # -- one database at one size ------------------------------------------------
 
 
-def in_process(db, size, **env):
-    """What bench/inprocess.py prints, run on `db` at `size`."""
+def measure(db, size, options):
+    url = ensure_data(db, size)
+    log(f"{db} {size:,}: in-process queries and latency")
     output = subprocess.run(
         [PYTHON, str(BENCH / "inprocess.py")],
         cwd=ROOT,
-        env=django_env(database_url(db, size), **env),
+        env=django_env(url),
         capture_output=True,
         text=True,
     )
     if output.returncode:
         sys.stderr.write(output.stderr)
         raise SystemExit(f"bench/inprocess.py failed on {db} at {size}")
-    return json.loads(output.stdout)
-
-
-def measure(db, size, options):
-    url = ensure_data(db, size)
-    log(f"{db} {size:,}: in-process queries and latency")
-    result = in_process(db, size)
+    result = json.loads(output.stdout)
     result["generated_in_seconds"] = stamps().get(f"{db}:{size}:seconds")
     pages = result["pages"]
 
@@ -510,24 +501,6 @@ def measure(db, size, options):
         result["download"] = measure_download(server.port, server.process.pid)
 
     return result
-
-
-def alternate_sizes(db, sizes, results):
-    """Every page's latency again in ALTERNATING_ROUNDS, the sizes in turn, which the
-    flat target compares: measured one size after the other, a machine that slowed in
-    between made pages look grown (stop 57: cached pages, which read one row whatever
-    the data, took 1.4-2.3x as long at a million as at ten thousand)."""
-    samples = {size: {} for size in sizes}
-    for number in range(1, ALTERNATING_ROUNDS + 1):
-        for size in sizes:
-            log(f"{db} {size:,}: in-process latency, round {number} of {ALTERNATING_ROUNDS}")
-            taken = in_process(db, size, BENCH_LATENCY_ONLY="1", BENCH_REPEAT=ALTERNATING_REPEAT)
-            for name, times in taken.items():
-                samples[size].setdefault(name, []).extend(times)
-    for size in sizes:
-        results[db][size]["alternated"] = {
-            name: summary(times) for name, times in samples[size].items()
-        }
 
 
 def while_editing(url, port, pages, seconds):
@@ -669,11 +642,7 @@ def markdown(report):
             "### Server-side latency, in-process (median / p95 ms)",
             "",
         ]
-        labels = ("uncached", "cached", "revalidated")
-        if all("alternated" in r for r in by_size.values()):
-            labels += ("alternated",)
-        headings = {"alternated": "uncached, the sizes measured in turn (the flat target's)"}
-        for label in labels:
+        for label in ("uncached", "cached", "revalidated"):
             rows = []
             for name in next(iter(by_size.values()))[label]:
                 rows.append(
@@ -685,12 +654,7 @@ def markdown(report):
                         ),
                     )
                 )
-            out += [
-                f"**{headings.get(label, label)}**",
-                "",
-                table(("page", *(f"{s:,}" for s in by_size)), rows),
-                "",
-            ]
+            out += [f"**{label}**", "", table(("page", *(f"{s:,}" for s in by_size)), rows), ""]
         out += [
             "Search mix: "
             + "; ".join(
@@ -843,8 +807,6 @@ def main():
     for db in databases:
         for size in sizes:
             results.setdefault(db, {})[size] = measure(db, size, options)
-        if len(sizes) > 1:
-            alternate_sizes(db, sizes, results)
     if "sqlite" in results and not options.no_datasette:
         for size in sizes:
             measure_beside_datasette(size, results)

@@ -52,11 +52,8 @@ def flat(db, by_size, small, large):
     over it is named with its medians' ratio too: near the p95's, the page grew with the
     data; far below it, a few slow samples made the p95, which the next run may not see.
     A page whose length grows with the data by design (a sitemap section, up to 50,000
-    addresses) is compared per address. Compared on the rounds that took the sizes in
-    turn (bench/run.py's alternate_sizes()) where there are some."""
-    alternated = "alternated" in by_size[small] and "alternated" in by_size[large]
-    figures = "alternated" if alternated else "uncached"
-    lo, hi = by_size[small][figures], by_size[large][figures]
+    addresses) is compared per address."""
+    lo, hi = by_size[small]["uncached"], by_size[large]["uncached"]
     lo_addresses = by_size[small].get("addresses", {})
     hi_addresses = by_size[large].get("addresses", {})
 
@@ -76,8 +73,7 @@ def flat(db, by_size, small, large):
         if page in lo_addresses
     )
     return row(
-        f"{db}: flat, every page's p95 at {large:,} ≤ {FLAT_RATIO}× its p95 at {small:,}"
-        + (" (the sizes measured in turn)" if alternated else ""),
+        f"{db}: flat, every page's p95 at {large:,} ≤ {FLAT_RATIO}× its p95 at {small:,}",
         (
             ", ".join(
                 f"{page} {r:.1f}× (median {grown(page, 'median_ms'):.1f}×)"

@@ -76,17 +76,3 @@ def test_a_page_whose_addresses_were_counted_at_one_size_only_is_compared_whole(
 
     assert not verdict["pass"]
     assert verdict["measured"] == "sitemap (claims) 2.7× (median 2.5×)"
-
-
-def test_the_rounds_that_took_the_sizes_in_turn_decide_where_there_are_some():
-    """Measured one after the other, the large size ran on a machine twice as slow: the
-    rounds in turn say the page did not grow."""
-    runs = by_size({"claims": latency(10, 12)}, {"claims": latency(21, 30)})
-    runs[10_000]["alternated"] = {"claims": latency(12, 14)}
-    runs[1_000_000]["alternated"] = {"claims": latency(14, 17)}
-
-    verdict = flat("sqlite", runs, 10_000, 1_000_000)
-
-    assert verdict["pass"]
-    assert verdict["measured"] == "worst 1.2× (claims)"
-    assert verdict["target"].endswith("(the sizes measured in turn)")
