@@ -79,7 +79,8 @@ def test_a_server_side_cursor_breaks_when_another_client_holds_its_server(claims
 
 
 def test_a_full_download_holds_every_public_claim_in_order(client, claims, monkeypatch):
-    # Three batches of three rows, each one statement with its own server connection.
+    # Batches of three, three, then one: each a statement of its own, on whichever server
+    # connection the pool gives it.
     monkeypatch.setattr("claims.downloads.BATCH", 3)
 
     response = client.get("/claims.csv")
