@@ -2,6 +2,7 @@
 
 import csv
 import io
+import re
 
 import pytest
 from django.db import connection
@@ -104,13 +105,16 @@ def test_each_later_batch_starts_at_its_row_in_the_index_of_the_first_key(claims
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
         if connection.vendor == "postgresql":
+            # A test's tiny tables are cheapest scanned and sorted: as tests/claims/plans.py
+            # asks, whether an index can serve the statement at all.
             cursor.execute("SET LOCAL enable_seqscan = off")
+            cursor.execute("SET LOCAL enable_sort = off")
             cursor.execute("EXPLAIN " + second_batch)
         else:
             cursor.execute("EXPLAIN QUERY PLAN " + second_batch)
         plan = "\n".join(str(row) for row in cursor.fetchall())
 
     if connection.vendor == "postgresql":
-        assert "Index Cond: (air_date <= '2026-01-05'::date)" in plan
+        assert re.search(r"Index Cond: \(.*air_date <= '2026-01-05'::date", plan), plan
     else:
         assert "USING INDEX episode_status_air_date (status=? AND air_date<?)" in plan
