@@ -8,7 +8,11 @@ def plan(queryset) -> str:
     cheapest scanned and sorted: this asks whether an index can serve the query at all);
     EXPLAIN QUERY PLAN on SQLite; both after ANALYZE, as the benchmark's data has it
     (unanalyzed, PostgreSQL guesses one row a table, and any index that orders will do)."""
-    sql, params = queryset.query.sql_with_params()
+    return plan_of(*queryset.query.sql_with_params())
+
+
+def plan_of(sql: str, params=None) -> str:
+    """plan() of a statement as written, such as one a test captured as it ran."""
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             cursor.execute("ANALYZE")
